@@ -1,0 +1,4 @@
+package main
+
+// extraCommands are the subcommands beyond serve, deal, replay and verify.
+var extraCommands = []command{}

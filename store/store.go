@@ -1,0 +1,122 @@
+// Package store defines how rooms are kept: an append-only, versioned log of
+// events per room with a snapshot of the room's state at the latest
+// version, a capped history for reconnecting clients, fan-out of new events
+// to every server instance, the public room listing and the quick-match
+// queue.
+//
+// The store knows nothing of Golf: snapshots and events are opaque bytes
+// produced by the match package. Implementations live in subpackages
+// (memstore, the default; redisstore for several instances) and pass one
+// contract suite (storetest).
+package store
+
+import (
+	"context"
+	"errors"
+	"time"
+)
+
+// Errors every implementation returns (wrapped or as is; test with
+// errors.Is).
+var (
+	// ErrNotFound: no room with that code (or it expired).
+	ErrNotFound = errors.New("store: room not found")
+	// ErrExists: Create was called with a code already in use.
+	ErrExists = errors.New("store: room already exists")
+	// ErrConflict: Append's expected version is not the current version;
+	// someone else appended first. Reload and retry.
+	ErrConflict = errors.New("store: version conflict")
+	// ErrTooOld: the history no longer reaches back to the version asked
+	// for; the caller must send a full snapshot instead.
+	ErrTooOld = errors.New("store: history no longer reaches that version")
+	// ErrUnavailable: the backing service cannot be reached.
+	ErrUnavailable = errors.New("store: unavailable")
+)
+
+// Entry is one event of a room's log. Versions start at 1 (the event that
+// created the room) and increase by one per event.
+type Entry struct {
+	Version int64
+	Data    []byte
+}
+
+// Snapshot is a room's state at a version.
+type Snapshot struct {
+	Version int64
+	Data    []byte
+}
+
+// Listing is what the lobby shows of a room; Data is opaque (JSON from the
+// server). Rooms that are not public are never listed.
+type Listing struct {
+	Room string
+	Data []byte
+}
+
+// Subscription delivers the entries appended to one room, by any instance,
+// in version order. A slow subscriber may miss entries: it sees a gap in
+// the versions and calls Since. C is closed when the subscription ends
+// (Close, the context passed to Subscribe, or the store closing).
+type Subscription interface {
+	C() <-chan Entry
+	Close() error
+}
+
+// Store keeps rooms. All methods are safe for concurrent use by many
+// goroutines and, for the Redis store, by many processes.
+type Store interface {
+	// Create stores a new room with its snapshot at version 1 and its first
+	// event. It returns ErrExists if the code is taken.
+	Create(ctx context.Context, room string, snapshot []byte, first []byte) error
+
+	// Load returns the room's latest snapshot.
+	Load(ctx context.Context, room string) (Snapshot, error)
+
+	// Append adds events to the room's log and replaces its snapshot, in one
+	// atomic step, if and only if the room is at version expect. The new
+	// version is expect+len(events); the events get the versions in between.
+	// It returns ErrConflict, changing nothing, if the room has moved on.
+	// Subscribers of the room (on every instance) receive the events.
+	// Append refreshes the room's time to live.
+	Append(ctx context.Context, room string, expect int64, snapshot []byte, events ...[]byte) (int64, error)
+
+	// Since returns the events after version v, oldest first (empty when v
+	// is the current version). It returns ErrTooOld when the capped history
+	// no longer holds version v+1, and ErrNotFound for an unknown room.
+	Since(ctx context.Context, room string, v int64) ([]Entry, error)
+
+	// Subscribe starts delivering the room's new entries.
+	Subscribe(ctx context.Context, room string) (Subscription, error)
+
+	// Expire sets how long the room is kept from now (finished rooms are
+	// kept less long than live ones).
+	Expire(ctx context.Context, room string, ttl time.Duration) error
+
+	// SetListing shows (data non-nil) or hides (data nil) a room in the
+	// public listing.
+	SetListing(ctx context.Context, room string, data []byte) error
+
+	// Listings returns the public rooms, at most limit of them.
+	Listings(ctx context.Context, limit int) ([]Listing, error)
+
+	// Pair puts ticket in the waiting queue named key, unless someone is
+	// already waiting there: then it takes that ticket out of the queue and
+	// returns it (ok true). Atomic across instances, so two people waiting
+	// for the same settings are paired exactly once.
+	Pair(ctx context.Context, key, ticket string) (partner string, ok bool, err error)
+
+	// Unpair takes ticket out of the queue key (the player gave up waiting).
+	// It reports whether the ticket was still waiting.
+	Unpair(ctx context.Context, key, ticket string) (bool, error)
+
+	// Notify sends data to whoever listens on the topic (any instance); it
+	// is fire-and-forget. Listen receives them.
+	Notify(ctx context.Context, topic string, data []byte) error
+	Listen(ctx context.Context, topic string) (Subscription, error)
+
+	// Ping checks that the store and its fan-out are working (for /readyz).
+	Ping(ctx context.Context) error
+
+	// Close releases the store's resources.
+	Close() error
+}

@@ -77,26 +77,38 @@ type Store interface {
 	// version is expect+len(events); the events get the versions in between.
 	// It returns ErrConflict, changing nothing, if the room has moved on.
 	// Subscribers of the room (on every instance) receive the events.
-	// Append refreshes the room's time to live.
+	// Append refreshes the room's time to live: to the duration last given
+	// to Expire, or else the store's default.
+	// It returns ErrNotFound for an unknown room.
 	Append(ctx context.Context, room string, expect int64, snapshot []byte, events ...[]byte) (int64, error)
 
 	// Since returns the events after version v, oldest first (empty when v
 	// is the current version). It returns ErrTooOld when the capped history
-	// no longer holds version v+1, and ErrNotFound for an unknown room.
+	// no longer holds version v+1 (or when v is ahead of the room, as after
+	// the room expired and its code was reused), and ErrNotFound for an
+	// unknown room.
 	Since(ctx context.Context, room string, v int64) ([]Entry, error)
 
-	// Subscribe starts delivering the room's new entries.
+	// Subscribe starts delivering the room's new entries. It returns
+	// ErrNotFound for an unknown room. Entries appended before Subscribe
+	// returns may or may not be delivered: subscribe first, then Load or
+	// Since, and skip versions already seen.
 	Subscribe(ctx context.Context, room string) (Subscription, error)
 
 	// Expire sets how long the room is kept from now (finished rooms are
-	// kept less long than live ones).
+	// kept less long than live ones); later Appends refresh to this
+	// duration. A ttl <= 0 removes the room now. It returns ErrNotFound for
+	// an unknown room.
 	Expire(ctx context.Context, room string, ttl time.Duration) error
 
 	// SetListing shows (data non-nil) or hides (data nil) a room in the
-	// public listing.
+	// public listing. Showing an unknown room returns ErrNotFound; hiding
+	// one that is not listed is not an error. The listing goes away with
+	// the room when it expires.
 	SetListing(ctx context.Context, room string, data []byte) error
 
-	// Listings returns the public rooms, at most limit of them.
+	// Listings returns the public rooms, at most limit of them, the room
+	// listed first (by its first SetListing) first.
 	Listings(ctx context.Context, limit int) ([]Listing, error)
 
 	// Pair puts ticket in the waiting queue named key, unless someone is
@@ -110,13 +122,15 @@ type Store interface {
 	Unpair(ctx context.Context, key, ticket string) (bool, error)
 
 	// Notify sends data to whoever listens on the topic (any instance); it
-	// is fire-and-forget. Listen receives them.
+	// is fire-and-forget. Listen receives them, as entries with Version 0;
+	// a listener too slow to keep up misses some.
 	Notify(ctx context.Context, topic string, data []byte) error
 	Listen(ctx context.Context, topic string) (Subscription, error)
 
 	// Ping checks that the store and its fan-out are working (for /readyz).
 	Ping(ctx context.Context) error
 
-	// Close releases the store's resources.
+	// Close releases the store's resources and ends every subscription.
+	// It does not close a client that was passed to the store.
 	Close() error
 }

@@ -1,0 +1,139 @@
+package match
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"golfsolitaire/golf"
+)
+
+var t0 = time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+
+func tokenHash(s string) string {
+	h := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(h[:])
+}
+
+// newTestRoom creates a room and seats the named players.
+func newTestRoom(t *testing.T, set Settings, names ...string) *Room {
+	t.Helper()
+	r, err := NewRoom(Event{Kind: KindCreate, At: t0, Code: "TEST", Settings: &set})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, n := range names {
+		mustApply(t, r, Event{Kind: KindJoin, At: t0, Name: n, Token: tokenHash(fmt.Sprint(i))})
+	}
+	return r
+}
+
+func mustApply(t *testing.T, r *Room, ev Event) []Notice {
+	t.Helper()
+	n, err := r.Apply(ev)
+	if err != nil {
+		t.Fatalf("Apply(%+v): %v", ev, err)
+	}
+	return n
+}
+
+func seedOf(b byte) *golf.Seed { s := golf.Seed{b}; return &s }
+
+// playOut plays random legal moves for every seat until the round ends,
+// round-tripping the room through its snapshot now and then.
+func playOut(t *testing.T, r *Room, rng *rand.Rand) *Room {
+	t.Helper()
+	at := t0
+	for steps := 0; r.Status == Playing; steps++ {
+		if steps > 100000 {
+			t.Fatal("round does not end")
+		}
+		h := r.CurrentHole()
+		for i, g := range h.Games {
+			if g.Done {
+				continue
+			}
+			legal := h.State(r.Settings.Variant, i).Legal()
+			m := legal[rng.IntN(len(legal))]
+			at = at.Add(time.Second)
+			mustApply(t, r, Event{Kind: KindMove, At: at, Seat: i, Hole: h.Number, Move: m})
+			break
+		}
+		if steps%50 == 0 {
+			b, err := r.Encode()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r, err = DecodeRoom(b); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	return r
+}
+
+func TestMatchPlayRound(t *testing.T) {
+	t.Parallel()
+	r := newTestRoom(t, DefaultSettings(), "Ana", "Bo")
+	mustApply(t, r, Event{Kind: KindReady, At: t0, Seat: 0, Ready: true, Seed: seedOf(1)})
+	n := mustApply(t, r, Event{Kind: KindReady, At: t0, Seat: 1, Ready: true, Seed: seedOf(1)})
+	if r.Status != Playing || len(n) == 0 {
+		t.Fatalf("auto start: status %s, notices %v", r.Status, n)
+	}
+	r = playOut(t, r, rand.New(rand.NewPCG(1, 2)))
+	st := r.Standings()
+	if !st.Over || st.Match == nil || !st.Match.Decided {
+		t.Fatalf("standings not decided: %+v", st.Match)
+	}
+	t.Logf("%s after %d holes", st.Match.Text, len(r.Holes))
+	if v := r.View(0); v.Seed == "" || v.Seed != r.Seed.String() {
+		t.Errorf("seed not revealed at the end")
+	}
+}
+
+func TestIllegalChangesNothing(t *testing.T) {
+	t.Parallel()
+	set := DefaultSettings()
+	r := newTestRoom(t, set, "Ana", "Bo")
+	before, _ := r.Encode()
+	bad := []Event{
+		{Kind: KindMove, Seat: 0, Hole: 1, Move: golf.TurnMove}, // not playing
+		{Kind: KindStart, Seat: 1, Seed: seedOf(2)},             // not host
+		{Kind: KindJoin, Name: "Cy", Token: tokenHash("x")},     // full
+		{Kind: KindReady, Seat: 5, Ready: true},                 // no seat
+		{Kind: "bogus"},
+	}
+	for _, ev := range bad {
+		if _, err := r.Apply(ev); err == nil {
+			t.Errorf("Apply(%+v) succeeded", ev)
+		}
+	}
+	after, _ := r.Encode()
+	if string(before) != string(after) {
+		t.Errorf("a rejected event changed the room")
+	}
+	mustApply(t, r, Event{Kind: KindReady, Seat: 1, Ready: true})
+	mustApply(t, r, Event{Kind: KindStart, Seat: 0, Seed: seedOf(2), At: t0})
+	before, _ = r.Encode()
+	for _, ev := range []Event{
+		{Kind: KindMove, Seat: 0, Hole: 2, Move: golf.TurnMove},
+		{Kind: KindMove, Seat: 0, Hole: 1, Move: golf.PlayPile(9)},
+		{Kind: KindMove, Seat: 0, Hole: 1, Move: golf.UndoMove},
+	} {
+		_, err := r.Apply(ev)
+		if err == nil {
+			t.Errorf("Apply(%+v) succeeded", ev)
+		}
+		if errors.Is(err, ErrBadEvent) {
+			t.Errorf("unexpected %v", err)
+		}
+	}
+	after, _ = r.Encode()
+	if string(before) != string(after) {
+		t.Errorf("a rejected move changed the room")
+	}
+}

@@ -1,0 +1,170 @@
+package match
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"golfsolitaire/golf"
+)
+
+// Format is stroke play or match play.
+type Format string
+
+// The formats of rules.md.
+const (
+	Stroke    Format = "stroke"
+	Matchplay Format = "match"
+)
+
+// ErrInvalid is wrapped by every validation error of settings and events.
+var ErrInvalid = errors.New("match: invalid")
+
+// Settings are chosen when a room is created.
+type Settings struct {
+	// Variant is the game and its options (rules.md).
+	Variant golf.Variant `json:"-"`
+	// Holes is the number of holes, 1 to 18 (9 and 18 are the presets).
+	Holes int `json:"holes"`
+	// Format is stroke or match.
+	Format Format `json:"format"`
+	// Seats is 1-8 for stroke play (1 is solo practice) and 2 for match play.
+	Seats int `json:"seats"`
+	// HoleClock is the time allowed for a hole in seconds; 0 for none.
+	HoleClock int `json:"holeClock"`
+	// SuddenDeath plays extra holes in match play until a hole is won.
+	SuddenDeath bool `json:"suddenDeath"`
+	// SkipUnclearable replaces deals that can be seen to be unclearable.
+	SkipUnclearable bool `json:"skipUnclearable"`
+	// Countback breaks stroke-play ties on the last 9, 6, 3 and 1 holes.
+	Countback bool `json:"countback"`
+	// Public rooms are listed in the lobby.
+	Public bool `json:"public"`
+	// Spectators may watch when true.
+	Spectators bool `json:"spectators"`
+	// SpectatorDelay delays what spectators see, in seconds.
+	SpectatorDelay int `json:"spectatorDelay"`
+	// Grace is how long, in seconds, a disconnected player has once everyone
+	// else has finished the hole before their hole is scored as it stands.
+	Grace int `json:"grace"`
+	// AutoStart starts the round when every seat is taken and ready.
+	AutoStart bool `json:"autoStart"`
+}
+
+// DefaultSettings are strict Golf, nine holes, match play, as quick match
+// uses.
+func DefaultSettings() Settings {
+	return Settings{
+		Variant: golf.DefaultVariant(), Holes: 9, Format: Matchplay, Seats: 2,
+		SkipUnclearable: true, Countback: true, Public: true, Spectators: true,
+		Grace: 60, AutoStart: true,
+	}
+}
+
+// Limits on settings.
+const (
+	MaxHoles          = 18
+	MaxSeats          = 8
+	MaxHoleClock      = 3600
+	MaxSpectatorDelay = 600
+	MaxGrace          = 600
+)
+
+// Validate reports the first problem with the settings, wrapping ErrInvalid.
+func (s Settings) Validate() error {
+	bad := func(format string, a ...any) error {
+		return fmt.Errorf("%w: %s", ErrInvalid, fmt.Sprintf(format, a...))
+	}
+	if s.Variant.Game == "" {
+		return bad("game is required")
+	}
+	if s.Holes < 1 || s.Holes > MaxHoles {
+		return bad("holes must be 1 to %d, not %d", MaxHoles, s.Holes)
+	}
+	switch s.Format {
+	case Stroke:
+		if s.Seats < 1 || s.Seats > MaxSeats {
+			return bad("stroke play takes 1 to %d seats, not %d", MaxSeats, s.Seats)
+		}
+		if s.SuddenDeath {
+			return bad("sudden death is for match play")
+		}
+	case Matchplay:
+		if s.Seats != 2 {
+			return bad("match play takes 2 seats, not %d", s.Seats)
+		}
+	default:
+		return bad("format must be stroke or match, not %q", s.Format)
+	}
+	if s.HoleClock < 0 || s.HoleClock > MaxHoleClock {
+		return bad("holeClock must be 0 to %d seconds", MaxHoleClock)
+	}
+	if s.SpectatorDelay < 0 || s.SpectatorDelay > MaxSpectatorDelay {
+		return bad("spectatorDelay must be 0 to %d seconds", MaxSpectatorDelay)
+	}
+	if s.Grace < 0 || s.Grace > MaxGrace {
+		return bad("grace must be 0 to %d seconds", MaxGrace)
+	}
+	if s.Variant.Options.Undo && s.Seats != 1 {
+		return bad("undo is allowed in solo practice only")
+	}
+	return nil
+}
+
+// Solo reports whether the room is solo practice.
+func (s Settings) Solo() bool { return s.Seats == 1 }
+
+// Par is the par of the round: 5 a hole.
+func (s Settings) Par() int { return 5 * s.Holes }
+
+type settingsJSON struct {
+	Game    golf.Game      `json:"game"`
+	Options map[string]any `json:"options"`
+	*settingsAlias
+}
+
+type settingsAlias Settings
+
+// MarshalJSON writes the settings with the game and its options.
+func (s Settings) MarshalJSON() ([]byte, error) {
+	a := settingsAlias(s)
+	return json.Marshal(settingsJSON{Game: s.Variant.Game, Options: s.Variant.Options.Map(s.Variant.Game), settingsAlias: &a})
+}
+
+// UnmarshalJSON reads settings strictly: unknown fields are errors and
+// missing fields take DefaultSettings' values (the format's seat count when
+// seats is left out). The result is validated.
+func (s *Settings) UnmarshalJSON(b []byte) error {
+	out := DefaultSettings()
+	var probe map[string]json.RawMessage
+	if err := json.Unmarshal(b, &probe); err != nil {
+		return fmt.Errorf("%w: settings: %v", ErrInvalid, err)
+	}
+	a := settingsAlias(out)
+	raw := settingsJSON{settingsAlias: &a}
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.UseNumber()
+	d.DisallowUnknownFields()
+	if err := d.Decode(&raw); err != nil {
+		return fmt.Errorf("%w: settings: %v", ErrInvalid, err)
+	}
+	out = Settings(a)
+	game := string(golf.GolfGame)
+	if raw.Game != "" {
+		game = string(raw.Game)
+	}
+	v, err := golf.NewVariant(game, raw.Options)
+	if err != nil {
+		return fmt.Errorf("%w: %w", ErrInvalid, err)
+	}
+	out.Variant = v
+	if _, ok := probe["seats"]; !ok && out.Format == Stroke {
+		out.Seats = 2
+	}
+	if err := out.Validate(); err != nil {
+		return err
+	}
+	*s = out
+	return nil
+}

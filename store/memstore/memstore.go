@@ -511,3 +511,11 @@ func clone(b []byte) []byte {
 	}
 	return append(make([]byte, 0, len(b)), b...)
 }
+
+// Len reports how many rooms are held, expired or not (for tests and
+// metrics).
+func (s *Store) Len() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.rooms)
+}

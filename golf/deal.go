@@ -154,9 +154,12 @@ func uniform(g *rand.ChaCha8, m uint64) uint64 {
 // Shuffle performs the contract's Fisher-Yates shuffle of cards, driven by
 // ChaCha8 keyed with the seed.
 func Shuffle(seed Seed, cards []Card) {
-	g := rand.NewChaCha8(seed)
+	// Seeding a generator held in a local variable, rather than calling
+	// rand.NewChaCha8, keeps it off the heap: dealing allocates nothing.
+	var g rand.ChaCha8
+	g.Seed(seed)
 	for i := len(cards) - 1; i >= 1; i-- {
-		j := uniform(g, uint64(i+1))
+		j := uniform(&g, uint64(i+1))
 		cards[i], cards[j] = cards[j], cards[i]
 	}
 }

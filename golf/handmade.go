@@ -9,10 +9,25 @@ import (
 // tests, puzzles and analysis: the tableau as piles (deepest card first, in
 // the layout's pile order; for pyramids and peaks, 28 one-card piles), the
 // stock in turn order, and the starting waste or foundation card (NoCard
-// for none). The cards must be exactly the variant's pack.
+// for none). The cards must be exactly the variant's pack, and the start
+// must agree with the game: a waste card unless freeStart, none with
+// freeStart or for All in a Row, a foundation card for Black Hole; Black
+// Hole and All in a Row have no stock.
 func DealFromCards(v Variant, tableau [][]Card, stock []Card, start Card) (Deal, error) {
 	d := Deal{Variant: v, layout: v.Layout()}
 	l := d.layout
+	switch {
+	case !v.hasStock() && len(stock) > 0:
+		return Deal{}, fmt.Errorf("golf: %s has no stock, got %d stock cards", v.Game, len(stock))
+	case v.Game == AllInARow && start != NoCard:
+		return Deal{}, fmt.Errorf("golf: %s starts with an empty foundation, got %s", v.Game, start)
+	case v.Game == BlackHole && start == NoCard:
+		return Deal{}, fmt.Errorf("golf: %s needs a foundation card", v.Game)
+	case v.hasStock() && v.Options.FreeStart && start != NoCard:
+		return Deal{}, fmt.Errorf("golf: freeStart starts with an empty waste, got %s", start)
+	case v.hasStock() && !v.Options.FreeStart && start == NoCard:
+		return Deal{}, fmt.Errorf("golf: %s needs a starting waste card (or freeStart)", v.Game)
+	}
 	if len(tableau) != l.Piles() {
 		return Deal{}, fmt.Errorf("golf: %s has %d piles, got %d", v.Game, l.Piles(), len(tableau))
 	}

@@ -1,9 +1,11 @@
 package golf
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"sort"
 	"strconv"
 	"strings"
@@ -328,17 +330,23 @@ func (v Variant) MarshalJSON() ([]byte, error) {
 	}{v.Game, orderedOptions{v.Game, v.Options}})
 }
 
-// UnmarshalJSON reads {"game": ..., "options": {...}} strictly: see
-// NewVariant. A missing game is Golf.
+// UnmarshalJSON reads {"game": ..., "options": {...}} strictly: an unknown
+// field, game or option, a bad value or an option that does not apply is an
+// error (see NewVariant). A missing game is Golf; missing options take the
+// game's defaults.
 func (v *Variant) UnmarshalJSON(b []byte) error {
 	var raw struct {
 		Game    *string        `json:"game"`
 		Options map[string]any `json:"options"`
 	}
-	d := json.NewDecoder(strings.NewReader(string(b)))
+	d := json.NewDecoder(bytes.NewReader(b))
 	d.UseNumber()
+	d.DisallowUnknownFields()
 	if err := d.Decode(&raw); err != nil {
-		return err
+		return fmt.Errorf("%w: %v", ErrBadOption, err)
+	}
+	if _, err := d.Token(); err != io.EOF {
+		return fmt.Errorf("%w: trailing data after the variant", ErrBadOption)
 	}
 	game := string(GolfGame)
 	if raw.Game != nil {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 )
 
 // Record is a game record (deals.md): the game, its options, the seed the
@@ -25,6 +26,10 @@ type ReplayError struct {
 }
 
 func (e *ReplayError) Error() string {
+	var me *MoveError
+	if errors.As(e.Err, &me) {
+		return fmt.Sprintf("move %d (%s): %s", e.Index+1, me.Move, me.Reason())
+	}
 	return fmt.Sprintf("move %d: %v", e.Index+1, e.Err)
 }
 
@@ -63,7 +68,7 @@ func (r *Record) UnmarshalJSON(b []byte) error {
 	if err := d.Decode(&raw); err != nil {
 		return fmt.Errorf("%w: %v", ErrBadRecord, err)
 	}
-	if d.More() {
+	if _, err := d.Token(); err != io.EOF {
 		return fmt.Errorf("%w: trailing data after the record", ErrBadRecord)
 	}
 	if raw.Game == nil {

@@ -113,11 +113,17 @@ type MoveError struct {
 }
 
 func (e *MoveError) Error() string {
-	s := fmt.Sprintf("move %s: %v", e.Move, e.Err)
+	return fmt.Sprintf("move %s: %s", e.Move, e.Reason())
+}
+
+// Reason is the error without the move: the reason and, where known, the
+// cards involved, as in "golf: not one rank away (4C onto 9D)".
+func (e *MoveError) Reason() string {
+	s := e.Err.Error()
 	if e.Card != NoCard {
-		s += fmt.Sprintf(" (%s", e.Card)
+		s += " (" + e.Card.String()
 		if e.Onto != NoCard {
-			s += fmt.Sprintf(" onto %s", e.Onto)
+			s += " onto " + e.Onto.String()
 		}
 		s += ")"
 	}
@@ -196,6 +202,11 @@ func (s *State) WasteTop() Card {
 
 // Waste returns the waste from the bottom card to the top one.
 func (s *State) Waste() []Card { return append([]Card(nil), s.waste[:s.nWaste]...) }
+
+// Stock returns the cards still in the stock, in turn order (the first is
+// turned next). The stock is face down in play: whether a player may see
+// it is the caller's decision (a solver with full knowledge does).
+func (s *State) Stock() []Card { return append([]Card(nil), s.stock[s.next:s.nStock]...) }
 
 // StockLeft is the number of cards still in the stock.
 func (s *State) StockLeft() int { return int(s.nStock - s.next) }

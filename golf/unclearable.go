@@ -28,7 +28,12 @@ package golf
 // king. A king goes only on a queen and a queen only on a jack (nothing goes
 // on a king), so the first king needs a queen on the waste, yet every queen
 // waits for a king to move: none of them ever enters the set.
-func (d *Deal) Unclearable() bool {
+func (d *Deal) Unclearable() bool { return d.playable() != d.layout.all }
+
+// playable returns the set of tableau positions that Unclearable's
+// generous assumptions allow to be played: a superset of the cards any real
+// line of play can play, whatever the stock order.
+func (d *Deal) playable() uint64 {
 	l := d.layout
 	k := d.Variant.Options.Kings
 	var stockFits [16]bool // by rank 0 (joker) .. 13: some available card lets it be played
@@ -74,5 +79,5 @@ func (d *Deal) Unclearable() bool {
 			}
 		}
 	}
-	return possible != l.all
+	return possible
 }

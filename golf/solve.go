@@ -1,0 +1,508 @@
+package golf
+
+import (
+	"math/bits"
+	"time"
+)
+
+// SolveOptions is the search budget of Solve. Zero values mean no limit.
+type SolveOptions struct {
+	// MaxNodes stops the search after this many nodes (0: no limit).
+	MaxNodes int64
+	// Deadline stops the search at this time (zero: none).
+	Deadline time.Time
+}
+
+// Solution is what Solve found.
+type Solution struct {
+	// Best is the best score found (rules.md scoring: lower is better).
+	Best int
+	// Cleared reports whether the line of Moves clears the tableau.
+	Cleared bool
+	// Exact reports whether Best is proven to be the best score any line
+	// can reach with full knowledge of the stock. When the budget ran out
+	// it is false and Best is only the best score found so far (an upper
+	// bound on the best score).
+	Exact bool
+	// Nodes is the number of search nodes visited.
+	Nodes int64
+	// Moves is a line of play reaching Best.
+	Moves []Move
+}
+
+// Record returns the solution's line as a game record of the deal: replaying
+// it scores Best. (For a deal built by DealFromCards the seed is zero and
+// the record is only meaningful applied to that deal with NewState.)
+func (sol Solution) Record(d *Deal) Record {
+	return Record{Variant: d.Variant, Seed: d.Seed, Moves: append([]Move{}, sol.Moves...)}
+}
+
+// Solve finds the best score the deal allows with full knowledge of the
+// stock, and a line reaching it. See Solver.Solve.
+func Solve(d *Deal, opt *SolveOptions) Solution {
+	var s Solver
+	return s.Solve(d, opt)
+}
+
+// Solver is a reusable exact solver. Reusing one Solver for many deals
+// saves allocating its tables; it is not safe for concurrent use.
+//
+// The search is a depth-first branch and bound over a compact state
+// (tableau present-set, stock position, waste top rank, redeal state),
+// with a transposition table of lower bounds and exact values, and two
+// admissible bounds: a clear can score no better than minus the stock
+// still to come, and a relaxation (every remaining stock card available at
+// any time, as in Deal.Unclearable) counts tableau cards that can never be
+// played. It starts from a greedy line as the incumbent, so a search that
+// runs out of budget still returns a legal line.
+type Solver struct {
+	// the position being solved
+	n       int
+	rank    [MaxPositions]uint8 // rank index of each position's card
+	covers  [MaxPositions]uint64
+	pileOf  [MaxPositions]uint8
+	piles   []uint64
+	onto    [15]uint16 // onto[r]: top rank indexes a card of rank index r may go on
+	fitPos  [15]uint64 // fitPos[t]: positions whose card may go on top rank index t
+	ordered bool       // every cover of p is a higher position than p
+	neg     bool
+	stock1  []uint8
+	suffix1 []uint16
+	stock2  []uint8
+	suffix2 []uint16
+	cur     []uint8  // the stock being turned (stock1, or stock2 after a redeal)
+	suffix  []uint16 // suffix[i]: rank bits of cur[i:]
+	ranksOf uint16   // rank bits of every card off the tableau at the start
+	waste   [2*maxPack + MaxPositions]uint8
+	nWaste  int
+
+	// search
+	tt       table
+	nodes    int64
+	maxNodes int64
+	deadline time.Time
+	aborted  bool
+	path     []Move
+	inc      int
+	incLine  []Move
+}
+
+// rank indexes: 0 joker, 1-13 ranks, 14 no card (an empty waste).
+const noneIdx = 14
+
+func rankIdx(c Card) uint8 {
+	switch {
+	case c == NoCard:
+		return noneIdx
+	case c == Joker:
+		return 0
+	}
+	return uint8(c.Rank())
+}
+
+// position is a game position to solve from.
+type position struct {
+	v       Variant
+	lay     *Layout
+	cards   *[MaxPositions]Card
+	present uint64
+	waste   []Card
+	stock   []Card
+	redeals int
+}
+
+// Solve finds the best score of the deal with full knowledge of the stock.
+func (s *Solver) Solve(d *Deal, opt *SolveOptions) Solution {
+	var waste []Card
+	if d.start != NoCard {
+		waste = []Card{d.start}
+	}
+	red := d.Variant.Options.Redeals
+	if !d.Variant.hasStock() {
+		red = 0
+	}
+	return s.solve(position{
+		v: d.Variant, lay: d.layout, cards: &d.tableau, present: d.layout.all,
+		waste: waste, stock: d.stock[:d.nStock], redeals: red,
+	}, opt)
+}
+
+func (s *Solver) setup(pos position) {
+	l := pos.lay
+	s.n = l.Positions
+	s.ordered = true
+	for p := 0; p < s.n; p++ {
+		s.rank[p] = rankIdx(pos.cards[p])
+		s.covers[p] = l.Covers(p)
+		s.pileOf[p] = uint8(l.PileOf(p))
+		if s.covers[p]&(uint64(1)<<(p+1)-1) != 0 {
+			s.ordered = false
+		}
+	}
+	s.piles = s.piles[:0]
+	for i := 0; i < l.Piles(); i++ {
+		s.piles = append(s.piles, l.PilePositions(i))
+	}
+	k := pos.v.Options.Kings
+	for r := 0; r <= 13; r++ {
+		var m uint16
+		for t := 0; t <= noneIdx; t++ {
+			if t == noneIdx || t == 0 || r == 0 || fits(k, NewCard(t, Clubs), NewCard(r, Clubs)) {
+				m |= 1 << t
+			}
+		}
+		s.onto[r] = m
+	}
+	for t := 0; t <= noneIdx; t++ {
+		var m uint64
+		for p := 0; p < s.n; p++ {
+			if s.onto[s.rank[p]]>>t&1 == 1 {
+				m |= 1 << p
+			}
+		}
+		s.fitPos[t] = m
+	}
+	s.neg = pos.v.Options.NegativeScore
+	s.stock1 = s.stock1[:0]
+	for _, c := range pos.stock {
+		s.stock1 = append(s.stock1, rankIdx(c))
+	}
+	s.suffix1 = suffixRanks(s.suffix1, s.stock1)
+	s.nWaste = 0
+	s.ranksOf = 0
+	for _, c := range pos.waste {
+		s.waste[s.nWaste] = rankIdx(c)
+		s.ranksOf |= 1 << rankIdx(c)
+		s.nWaste++
+	}
+	s.ranksOf |= s.suffix1[0]
+	s.cur, s.suffix = s.stock1, s.suffix1
+}
+
+func suffixRanks(dst []uint16, st []uint8) []uint16 {
+	dst = append(dst[:0], make([]uint16, len(st)+1)...)
+	for i := len(st) - 1; i >= 0; i-- {
+		dst[i] = dst[i+1] | 1<<st[i]
+	}
+	return dst
+}
+
+func (s *Solver) solve(pos position, opt *SolveOptions) Solution {
+	s.setup(pos)
+	s.nodes, s.aborted = 0, false
+	s.maxNodes, s.deadline = 0, time.Time{}
+	if opt != nil {
+		s.maxNodes, s.deadline = opt.MaxNodes, opt.Deadline
+	}
+	s.tt.reset()
+	top := uint8(noneIdx)
+	if s.nWaste > 0 {
+		top = s.waste[s.nWaste-1]
+	}
+	var h uint64
+	if pos.redeals > 0 {
+		for i := 0; i < s.nWaste; i++ {
+			h = hashRank(h, s.waste[i])
+		}
+	}
+	// The greedy line is the first incumbent.
+	s.path = s.path[:0]
+	s.inc = 1 << 30
+	s.greedy(pos.present, top, 0, pos.redeals)
+	s.nWaste = len(pos.waste)
+	s.cur, s.suffix = s.stock1, s.suffix1
+	s.path = s.path[:0]
+	s.search(pos.present, top, 0, pos.redeals, h)
+	sol := Solution{Best: s.inc, Exact: !s.aborted, Nodes: s.nodes, Moves: append([]Move{}, s.incLine...)}
+	// A line that does not clear scores at least 1.
+	sol.Cleared = s.inc <= 0
+	return sol
+}
+
+func hashRank(h uint64, r uint8) uint64 {
+	h ^= uint64(r) + 1
+	h *= 0x9e3779b97f4a7c15
+	return h ^ h>>29
+}
+
+// free returns the positions whose card may be played now.
+func (s *Solver) free(present uint64) uint64 {
+	var f uint64
+	for _, pm := range s.piles {
+		x := present & pm
+		if x == 0 {
+			continue
+		}
+		p := 63 - bits.LeadingZeros64(x)
+		if s.covers[p]&present == 0 {
+			f |= 1 << p
+		}
+	}
+	return f
+}
+
+func (s *Solver) terminal(score int) {
+	if score < s.inc {
+		s.inc = score
+		s.incLine = append(s.incLine[:0], s.path...)
+	}
+}
+
+// clearBound is the best score any clear from here could reach.
+func (s *Solver) clearBound(present uint64, stockLeft, redeals int) int {
+	if !s.neg {
+		return 0
+	}
+	most := stockLeft
+	if redeals > 0 {
+		// After the redeal the stock is the whole waste less the card
+		// turned; at best every card but one is played before it.
+		if m := s.nWaste + stockLeft + bits.OnesCount64(present) - 2; m > most {
+			most = m
+		}
+	}
+	return -most
+}
+
+// relax counts the tableau cards that can never be played even if every
+// card still to come from the stock were available at any time.
+func (s *Solver) relax(present uint64, top uint8, next, redeals int) int {
+	if top == noneIdx {
+		return 0
+	}
+	avail := uint16(1)<<top | s.suffix[next]
+	if redeals > 0 {
+		// After a redeal every card off the tableau comes round again.
+		avail |= s.ranksOf
+		for q := s.allPositions() &^ present; q != 0; q &= q - 1 {
+			avail |= 1 << s.rank[bits.TrailingZeros64(q)]
+		}
+	}
+	var possible uint64
+	for {
+		grew := false
+		for q := present &^ possible; q != 0; {
+			p := 63 - bits.LeadingZeros64(q)
+			q &^= 1 << p
+			if s.covers[p]&present&^possible != 0 {
+				continue
+			}
+			r := s.rank[p]
+			if s.onto[r]&avail == 0 {
+				continue
+			}
+			possible |= 1 << p
+			if avail>>r&1 == 0 {
+				avail |= 1 << r
+				grew = true
+			}
+			if !s.ordered {
+				grew = true
+			}
+		}
+		if !grew {
+			break
+		}
+	}
+	return bits.OnesCount64(present &^ possible)
+}
+
+func (s *Solver) allPositions() uint64 { return allBits(s.n) }
+
+// playOrder fills dst with the playable positions, best first.
+func (s *Solver) playOrder(dst *[MaxPositions]uint8, play, present uint64) int {
+	n := 0
+	var key [MaxPositions]int8
+	for q := play; q != 0; q &= q - 1 {
+		p := uint8(bits.TrailingZeros64(q))
+		// Prefer the pile with the most cards still to uncover.
+		k := int8(bits.OnesCount64(present & s.piles[s.pileOf[p]]))
+		if s.rank[p] == 0 {
+			k -= 64 // keep jokers for later
+		}
+		i := n
+		for i > 0 && key[i-1] < k {
+			dst[i], key[i] = dst[i-1], key[i-1]
+			i--
+		}
+		dst[i], key[i] = p, k
+		n++
+	}
+	return n
+}
+
+// greedy plays the first move of the search order until the game ends,
+// making its line the incumbent.
+func (s *Solver) greedy(present uint64, top uint8, next, redeals int) {
+	for {
+		if present == 0 {
+			sc := 0
+			if s.neg {
+				sc = -(len(s.cur) - next)
+			}
+			s.terminal(sc)
+			return
+		}
+		play := s.free(present) & s.fitPos[top]
+		if play != 0 {
+			var order [MaxPositions]uint8
+			s.playOrder(&order, play, present)
+			p := order[0]
+			present &^= 1 << p
+			top = s.rank[p]
+			s.waste[s.nWaste] = top
+			s.nWaste++
+			s.path = append(s.path, PlayPile(int(s.pileOf[p])+1))
+			continue
+		}
+		if next < len(s.cur) {
+			top = s.cur[next]
+			next++
+			s.waste[s.nWaste] = top
+			s.nWaste++
+			s.path = append(s.path, TurnMove)
+			continue
+		}
+		if redeals > 0 && s.nWaste > 0 {
+			s.stock2 = append(s.stock2[:0], s.waste[:s.nWaste]...)
+			s.suffix2 = suffixRanks(s.suffix2, s.stock2)
+			s.cur, s.suffix = s.stock2, s.suffix2
+			redeals--
+			top, next = s.cur[0], 1
+			s.nWaste = 1
+			s.path = append(s.path, RedealMove)
+			continue
+		}
+		s.terminal(bits.OnesCount64(present))
+		return
+	}
+}
+
+// search returns a lower bound on the best score reachable from the state,
+// and whether it is exact. An inexact bound is never below the incumbent
+// at the end of the search (see the package notes in Solver).
+func (s *Solver) search(present uint64, top uint8, next, redeals int, h uint64) (int, bool) {
+	s.nodes++
+	if s.nodes&1023 == 0 {
+		if s.maxNodes > 0 && s.nodes >= s.maxNodes || !s.deadline.IsZero() && time.Now().After(s.deadline) {
+			s.aborted = true
+		}
+	}
+	if s.aborted {
+		return 0, false
+	}
+	if present == 0 {
+		sc := 0
+		if s.neg {
+			sc = -(len(s.cur) - next)
+		}
+		s.terminal(sc)
+		return sc, true
+	}
+	play := s.free(present) & s.fitPos[top]
+	stockLeft := len(s.cur) - next
+	canRedeal := stockLeft == 0 && redeals > 0 && s.nWaste > 0
+	if play == 0 && stockLeft == 0 && !canRedeal {
+		sc := bits.OnesCount64(present)
+		s.terminal(sc)
+		return sc, true
+	}
+	lb := s.clearBound(present, stockLeft, redeals)
+	if lb >= s.inc {
+		return lb, false
+	}
+	k2 := uint64(next) | uint64(top)<<8 | uint64(redeals)<<12 | h<<13
+	e := s.tt.find(present, k2)
+	if e != nil {
+		if e.exact {
+			return int(e.lower), true
+		}
+		if int(e.lower) >= s.inc {
+			return int(e.lower), false
+		}
+		lb = max(lb, int(e.lower))
+	} else if r := s.relax(present, top, next, redeals); r > 0 {
+		lb = max(lb, r)
+		if lb >= s.inc {
+			s.tt.store(present, k2, lb, false)
+			return lb, false
+		}
+	}
+
+	exMin, inexMin := 1<<30, 1<<30
+	var order [MaxPositions]uint8
+	n := s.playOrder(&order, play, present)
+	for i := 0; i < n; i++ {
+		p := order[i]
+		r := s.rank[p]
+		s.waste[s.nWaste] = r
+		s.nWaste++
+		s.path = append(s.path, PlayPile(int(s.pileOf[p])+1))
+		nh := h
+		if redeals > 0 {
+			nh = hashRank(h, r)
+		}
+		v, ex := s.search(present&^(1<<p), r, next, redeals, nh)
+		s.path = s.path[:len(s.path)-1]
+		s.nWaste--
+		if s.aborted {
+			return 0, false
+		}
+		if ex {
+			exMin = min(exMin, v)
+		} else {
+			inexMin = min(inexMin, v)
+		}
+		if exMin <= lb {
+			break
+		}
+	}
+	if exMin > lb && stockLeft > 0 {
+		r := s.cur[next]
+		s.waste[s.nWaste] = r
+		s.nWaste++
+		s.path = append(s.path, TurnMove)
+		nh := h
+		if redeals > 0 {
+			nh = hashRank(h, r)
+		}
+		v, ex := s.search(present, r, next+1, redeals, nh)
+		s.path = s.path[:len(s.path)-1]
+		s.nWaste--
+		if s.aborted {
+			return 0, false
+		}
+		if ex {
+			exMin = min(exMin, v)
+		} else {
+			inexMin = min(inexMin, v)
+		}
+	} else if exMin > lb && canRedeal {
+		m := s.nWaste
+		s.stock2 = append(s.stock2[:0], s.waste[:m]...)
+		s.suffix2 = suffixRanks(s.suffix2, s.stock2)
+		s.cur, s.suffix = s.stock2, s.suffix2
+		s.nWaste = 1
+		s.path = append(s.path, RedealMove)
+		v, ex := s.search(present, s.stock2[0], 1, redeals-1, h)
+		s.path = s.path[:len(s.path)-1]
+		s.cur, s.suffix = s.stock1, s.suffix1
+		copy(s.waste[:m], s.stock2)
+		s.nWaste = m
+		if s.aborted {
+			return 0, false
+		}
+		if ex {
+			exMin = min(exMin, v)
+		} else {
+			inexMin = min(inexMin, v)
+		}
+	}
+	if exMin <= max(lb, inexMin) {
+		s.tt.store(present, k2, exMin, true)
+		return exMin, true
+	}
+	v := max(lb, inexMin)
+	s.tt.store(present, k2, v, false)
+	return v, false
+}

@@ -1,0 +1,429 @@
+// Package client is a Go client for the Golf server's WebSocket protocol
+// and HTTP API. Tests, bots and the load generator use it.
+//
+// Its API follows coder/websocket's manner: Dial(ctx, url, *Options)
+// returns a Conn; every call takes a context.
+package client
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/coder/websocket"
+
+	"golfsolitaire/match"
+	"golfsolitaire/protocol"
+)
+
+// Options configure Dial. A nil *Options means all defaults.
+type Options struct {
+	// Room is the room code. Required.
+	Room string
+	// Token is the seat token; empty to spectate.
+	Token string
+	// Since is the last room version seen (after a reconnect); 0 asks for
+	// a snapshot only.
+	Since int64
+	// HTTPHeader is sent with the WebSocket handshake (an Origin, say).
+	HTTPHeader http.Header
+	// HTTPClient is used for the handshake; default http.DefaultClient.
+	HTTPClient *http.Client
+	// Buffer is how many server messages Updates holds; default 1024. When
+	// it is full the reader stops reading, and a server eventually drops a
+	// client that does not keep up.
+	Buffer int
+	// FirstSeq is the first command sequence number; default the current
+	// time in microseconds, so numbers keep increasing across reconnects.
+	FirstSeq int64
+}
+
+// Error is an error message from the server.
+type Error struct {
+	Code    string
+	Message string
+}
+
+func (e *Error) Error() string { return fmt.Sprintf("%s: %s", e.Code, e.Message) }
+
+// IsCode reports whether err is a server error with the code.
+func IsCode(err error, code string) bool {
+	var e *Error
+	return errors.As(err, &e) && e.Code == code
+}
+
+// Conn is a connection to a room.
+type Conn struct {
+	ws      *websocket.Conn
+	seat    int
+	seq     atomic.Int64
+	updates chan protocol.ServerMessage
+
+	mu      sync.Mutex
+	pending map[int64]chan protocol.ServerMessage
+	view    *match.View
+	version int64
+	changed chan struct{}
+	err     error
+	done    chan struct{}
+}
+
+// Dial connects to the WebSocket endpoint (e.g. "ws://localhost:8080/ws";
+// an http(s) base URL is turned into it) and says hello.
+func Dial(ctx context.Context, url string, opts *Options) (*Conn, error) {
+	var o Options
+	if opts != nil {
+		o = *opts
+	}
+	if o.Buffer <= 0 {
+		o.Buffer = 1024
+	}
+	if o.FirstSeq <= 0 {
+		o.FirstSeq = time.Now().UnixMicro()
+	}
+	ws, _, err := websocket.Dial(ctx, wsURL(url), &websocket.DialOptions{HTTPHeader: o.HTTPHeader, HTTPClient: o.HTTPClient})
+	if err != nil {
+		return nil, err
+	}
+	ws.SetReadLimit(4 << 20)
+	c := &Conn{
+		ws: ws, updates: make(chan protocol.ServerMessage, o.Buffer), pending: map[int64]chan protocol.ServerMessage{},
+		changed: make(chan struct{}), done: make(chan struct{}),
+	}
+	c.seq.Store(o.FirstSeq - 1)
+	hello := protocol.ClientMessage{Type: protocol.TypeHello, Protocol: protocol.Version, Room: o.Room, Token: o.Token, Since: o.Since}
+	if err := c.write(ctx, hello); err != nil {
+		ws.CloseNow()
+		return nil, err
+	}
+	m, err := c.read(ctx)
+	if err != nil {
+		ws.CloseNow()
+		return nil, err
+	}
+	if m.Type == protocol.TypeError {
+		ws.CloseNow()
+		return nil, &Error{Code: m.Code, Message: m.Message}
+	}
+	if m.Type != protocol.TypeWelcome || m.Seat == nil {
+		ws.CloseNow()
+		return nil, fmt.Errorf("client: expected welcome, got %q", m.Type)
+	}
+	c.seat = *m.Seat
+	go c.reader()
+	return c, nil
+}
+
+func wsURL(u string) string {
+	switch {
+	case strings.HasPrefix(u, "http://"):
+		u = "ws://" + strings.TrimPrefix(u, "http://")
+	case strings.HasPrefix(u, "https://"):
+		u = "wss://" + strings.TrimPrefix(u, "https://")
+	}
+	if !strings.HasSuffix(u, "/ws") {
+		u = strings.TrimRight(u, "/") + "/ws"
+	}
+	return u
+}
+
+// Seat is the player's seat, or -1 for a spectator.
+func (c *Conn) Seat() int { return c.seat }
+
+// Updates delivers every message the server sends except acks and errors
+// that answer a command: events, snapshots, pongs and unsolicited errors.
+// It is closed when the connection ends.
+func (c *Conn) Updates() <-chan protocol.ServerMessage { return c.updates }
+
+// View returns the latest view received (nil before the first).
+func (c *Conn) View() *match.View {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.view
+}
+
+// Version is the latest room version seen.
+func (c *Conn) Version() int64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.version
+}
+
+// Err is why the connection ended, once Updates is closed.
+func (c *Conn) Err() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.err
+}
+
+// Done is closed when the connection ends.
+func (c *Conn) Done() <-chan struct{} { return c.done }
+
+func (c *Conn) write(ctx context.Context, m protocol.ClientMessage) error {
+	b, err := json.Marshal(m)
+	if err != nil {
+		return err
+	}
+	return c.WriteRaw(ctx, b)
+}
+
+// WriteRaw sends a frame as it is (tests use it for malformed input).
+func (c *Conn) WriteRaw(ctx context.Context, b []byte) error {
+	return c.ws.Write(ctx, websocket.MessageText, b)
+}
+
+func (c *Conn) read(ctx context.Context) (protocol.ServerMessage, error) {
+	_, b, err := c.ws.Read(ctx)
+	if err != nil {
+		return protocol.ServerMessage{}, err
+	}
+	var m protocol.ServerMessage
+	if err := json.Unmarshal(b, &m); err != nil {
+		return m, fmt.Errorf("client: bad message from server: %w", err)
+	}
+	return m, nil
+}
+
+func (c *Conn) reader() {
+	defer close(c.done)
+	defer close(c.updates)
+	for {
+		m, err := c.read(context.Background())
+		if err != nil {
+			c.mu.Lock()
+			c.err = err
+			for _, ch := range c.pending {
+				close(ch)
+			}
+			c.pending = map[int64]chan protocol.ServerMessage{}
+			c.mu.Unlock()
+			return
+		}
+		c.mu.Lock()
+		if m.View != nil && m.V >= c.version {
+			c.view, c.version = m.View, m.V
+			close(c.changed)
+			c.changed = make(chan struct{})
+		} else if m.V > c.version {
+			c.version = m.V
+		}
+		var waiter chan protocol.ServerMessage
+		if (m.Type == protocol.TypeAck || m.Type == protocol.TypeError) && m.Seq != 0 {
+			waiter = c.pending[m.Seq]
+			delete(c.pending, m.Seq)
+		}
+		c.mu.Unlock()
+		if waiter != nil {
+			waiter <- m
+			continue
+		}
+		c.updates <- m
+	}
+}
+
+// Do sends a command with the next sequence number and waits for its ack
+// (returned) or error (returned as *Error).
+func (c *Conn) Do(ctx context.Context, m protocol.ClientMessage) (protocol.ServerMessage, error) {
+	if m.Seq == 0 {
+		m.Seq = c.seq.Add(1)
+	}
+	return c.DoSeq(ctx, m)
+}
+
+// DoSeq is Do with the sequence number the message carries (to resend a
+// command after a reconnect).
+func (c *Conn) DoSeq(ctx context.Context, m protocol.ClientMessage) (protocol.ServerMessage, error) {
+	ch := make(chan protocol.ServerMessage, 1)
+	c.mu.Lock()
+	if c.err != nil {
+		c.mu.Unlock()
+		return protocol.ServerMessage{}, c.err
+	}
+	c.pending[m.Seq] = ch
+	c.mu.Unlock()
+	if err := c.write(ctx, m); err != nil {
+		c.mu.Lock()
+		delete(c.pending, m.Seq)
+		c.mu.Unlock()
+		return protocol.ServerMessage{}, err
+	}
+	select {
+	case r, ok := <-ch:
+		if !ok {
+			return r, fmt.Errorf("client: connection closed: %w", c.Err())
+		}
+		if r.Type == protocol.TypeError {
+			return r, &Error{Code: r.Code, Message: r.Message}
+		}
+		return r, nil
+	case <-ctx.Done():
+		c.mu.Lock()
+		delete(c.pending, m.Seq)
+		c.mu.Unlock()
+		return protocol.ServerMessage{}, ctx.Err()
+	}
+}
+
+// NextSeq reserves a sequence number (for DoSeq).
+func (c *Conn) NextSeq() int64 { return c.seq.Add(1) }
+
+// Move plays a move ("3", "s", "r", "u") on the hole.
+func (c *Conn) Move(ctx context.Context, hole int, move string) (protocol.ServerMessage, error) {
+	return c.Do(ctx, protocol.ClientMessage{Type: protocol.TypeMove, Hole: hole, Move: move})
+}
+
+// Ready says whether the player is ready to start.
+func (c *Conn) Ready(ctx context.Context, ready bool) error {
+	_, err := c.Do(ctx, protocol.ClientMessage{Type: protocol.TypeReady, Ready: &ready})
+	return err
+}
+
+// Start starts the round (host only).
+func (c *Conn) Start(ctx context.Context) error {
+	_, err := c.Do(ctx, protocol.ClientMessage{Type: protocol.TypeStart})
+	return err
+}
+
+// Stand ends the player's hole as it stands.
+func (c *Conn) Stand(ctx context.Context, hole int) error {
+	_, err := c.Do(ctx, protocol.ClientMessage{Type: protocol.TypeStand, Hole: hole})
+	return err
+}
+
+// Rematch asks for a new round with the same players and settings.
+func (c *Conn) Rematch(ctx context.Context) error {
+	_, err := c.Do(ctx, protocol.ClientMessage{Type: protocol.TypeRematch})
+	return err
+}
+
+// Ping sends a ping; the pong arrives on Updates.
+func (c *Conn) Ping(ctx context.Context) error {
+	return c.write(ctx, protocol.ClientMessage{Type: protocol.TypePing})
+}
+
+// WaitView waits until the latest view satisfies ok and returns it.
+func (c *Conn) WaitView(ctx context.Context, ok func(*match.View) bool) (*match.View, error) {
+	for {
+		c.mu.Lock()
+		v, changed, err := c.view, c.changed, c.err
+		c.mu.Unlock()
+		if v != nil && ok(v) {
+			return v, nil
+		}
+		if err != nil {
+			return v, err
+		}
+		select {
+		case <-changed:
+		case <-c.done:
+		case <-ctx.Done():
+			return v, ctx.Err()
+		}
+	}
+}
+
+// Close closes the connection normally.
+func (c *Conn) Close() error {
+	return c.ws.Close(websocket.StatusNormalClosure, "")
+}
+
+// CloseNow drops the connection without a closing handshake (as a lost
+// network would).
+func (c *Conn) CloseNow() error { return c.ws.CloseNow() }
+
+// API calls the server's HTTP API.
+type API struct {
+	// BaseURL is the server, e.g. "http://localhost:8080".
+	BaseURL string
+	// HTTPClient defaults to http.DefaultClient.
+	HTTPClient *http.Client
+}
+
+func (a *API) client() *http.Client {
+	if a.HTTPClient != nil {
+		return a.HTTPClient
+	}
+	return http.DefaultClient
+}
+
+// Call sends a request with a JSON body (nil for none) and decodes the JSON
+// answer into out (nil to discard). An error answer becomes *Error.
+func (a *API) Call(ctx context.Context, method, path string, body, out any) (int, error) {
+	var rd io.Reader
+	if body != nil {
+		b, err := json.Marshal(body)
+		if err != nil {
+			return 0, err
+		}
+		rd = bytes.NewReader(b)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, strings.TrimRight(a.BaseURL, "/")+path, rd)
+	if err != nil {
+		return 0, err
+	}
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	resp, err := a.client().Do(req)
+	if err != nil {
+		return 0, err
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(io.LimitReader(resp.Body, 8<<20))
+	if err != nil {
+		return resp.StatusCode, err
+	}
+	if resp.StatusCode >= 400 {
+		var e protocol.APIError
+		if json.Unmarshal(b, &e) == nil && e.Code != "" {
+			return resp.StatusCode, &Error{Code: e.Code, Message: e.Message}
+		}
+		return resp.StatusCode, fmt.Errorf("client: %s %s: %s", method, path, resp.Status)
+	}
+	if out != nil && len(b) > 0 {
+		if err := json.Unmarshal(b, out); err != nil {
+			return resp.StatusCode, err
+		}
+	}
+	return resp.StatusCode, nil
+}
+
+// CreateRoom creates a room with the settings (any JSON-encodable value;
+// nil for the defaults) and, with a name, seats its host.
+func (a *API) CreateRoom(ctx context.Context, settings any, name string) (protocol.SeatGrant, error) {
+	req := map[string]any{}
+	if settings != nil {
+		req["settings"] = settings
+	}
+	if name != "" {
+		req["name"] = name
+	}
+	var g protocol.SeatGrant
+	_, err := a.Call(ctx, http.MethodPost, "/api/rooms", req, &g)
+	return g, err
+}
+
+// Join takes a seat in the room.
+func (a *API) Join(ctx context.Context, code, name string) (protocol.SeatGrant, error) {
+	var g protocol.SeatGrant
+	_, err := a.Call(ctx, http.MethodPost, "/api/rooms/"+code+"/join", protocol.JoinRequest{Name: name}, &g)
+	return g, err
+}
+
+// QuickMatch waits to be paired; ok is false when nobody came in time.
+func (a *API) QuickMatch(ctx context.Context, name string, settings any) (g protocol.SeatGrant, ok bool, err error) {
+	req := map[string]any{"name": name}
+	if settings != nil {
+		req["settings"] = settings
+	}
+	status, err := a.Call(ctx, http.MethodPost, "/api/quickmatch", req, &g)
+	return g, err == nil && status == http.StatusOK, err
+}

@@ -1,0 +1,146 @@
+package server_test
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+	"time"
+
+	"golfsolitaire/client"
+	"golfsolitaire/golf"
+	"golfsolitaire/match"
+	"golfsolitaire/protocol"
+	"golfsolitaire/server"
+	"golfsolitaire/store"
+	"golfsolitaire/store/memstore"
+)
+
+// newTestServer starts a server on a real socket over the given store.
+func newTestServer(t *testing.T, st store.Store, mod ...func(*server.Options)) (*httptest.Server, *client.API) {
+	t.Helper()
+	opts := server.Options{Store: st, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), ResyncEvery: 200 * time.Millisecond}
+	for _, f := range mod {
+		f(&opts)
+	}
+	s, err := server.New(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(s)
+	t.Cleanup(func() {
+		s.Close()
+		ts.Close()
+	})
+	return ts, &client.API{BaseURL: ts.URL}
+}
+
+func testCtx(t *testing.T) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+func dial(t *testing.T, ctx context.Context, url, room, token string) *client.Conn {
+	t.Helper()
+	c, err := client.Dial(ctx, url, &client.Options{Room: room, Token: token})
+	if err != nil {
+		t.Fatalf("dial: %v", err)
+	}
+	t.Cleanup(func() { c.CloseNow() })
+	return c
+}
+
+// playHole plays the first legal move for each player until their hole h
+// is over.
+func playHole(t *testing.T, ctx context.Context, c *client.Conn, h int) {
+	t.Helper()
+	for {
+		v, err := c.WaitView(ctx, func(v *match.View) bool { return v.Board != nil && v.Board.Hole >= h })
+		if err != nil {
+			t.Fatalf("waiting for hole %d: %v", h, err)
+		}
+		b := v.Board
+		if b.Hole > h || b.Done || v.Status != match.Playing {
+			return
+		}
+		move := "s"
+		switch {
+		case len(b.Playable) > 0:
+			move = itoa(b.Playable[0])
+		case b.CanTurn:
+		case b.CanRedeal:
+			move = "r"
+		}
+		if _, err := c.Move(ctx, h, move); err != nil {
+			if client.IsCode(err, protocol.ErrCodeHoleDone) || client.IsCode(err, protocol.ErrCodeWrongHole) {
+				return
+			}
+			t.Fatalf("move %s: %v", move, err)
+		}
+	}
+}
+
+func itoa(n int) string { return golf.PlayPile(n).String() }
+
+func TestOneHoleMatch(t *testing.T) {
+	t.Parallel()
+	ctx := testCtx(t)
+	ts, api := newTestServer(t, memstore.New(memstore.Options{}))
+	set := map[string]any{"game": "golf", "holes": 1, "format": "match", "seats": 2}
+	g1, err := api.CreateRoom(ctx, set, "Ana")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g2, err := api.Join(ctx, g1.Code, "Bo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c1 := dial(t, ctx, ts.URL, g1.Code, g1.Token)
+	c2 := dial(t, ctx, ts.URL, g2.Code, g2.Token)
+	spec := dial(t, ctx, ts.URL, g1.Code, "")
+	if c1.Seat() != 0 || c2.Seat() != 1 || spec.Seat() != -1 {
+		t.Fatalf("seats %d %d %d", c1.Seat(), c2.Seat(), spec.Seat())
+	}
+	if err := c1.Ready(ctx, true); err != nil {
+		t.Fatal(err)
+	}
+	if err := c2.Ready(ctx, true); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() { defer close(done); playHole(t, ctx, c2, 1) }()
+	playHole(t, ctx, c1, 1)
+	<-done
+	for _, c := range []*client.Conn{c1, c2, spec} {
+		v, err := c.WaitView(ctx, func(v *match.View) bool { return v.Status == match.Finished })
+		if err != nil {
+			t.Fatalf("waiting for the end: %v", err)
+		}
+		if v.Seed == "" || v.Standings.Match == nil || !v.Standings.Match.Decided {
+			t.Errorf("end view: seed %q, match %+v", v.Seed, v.Standings.Match)
+		}
+	}
+	var recs server.Records
+	if _, err := api.Call(ctx, http.MethodGet, "/api/rooms/"+g1.Code+"/records", nil, &recs); err != nil {
+		t.Fatal(err)
+	}
+	if len(recs.Holes) != 1 || len(recs.Holes[0].Records) != 2 {
+		t.Fatalf("records: %+v", recs)
+	}
+	for i, rec := range recs.Holes[0].Records {
+		st, err := rec.Replay()
+		if err != nil {
+			t.Fatalf("record %d does not replay: %v", i, err)
+		}
+		if st.Score() != recs.Holes[0].Scores[i] {
+			t.Errorf("record %d scores %d, room says %d", i, st.Score(), recs.Holes[0].Scores[i])
+		}
+	}
+	seed, err := golf.ParseSeed(recs.Seed)
+	if err != nil || !seed.Verify(recs.Commitment) {
+		t.Errorf("revealed seed does not match the commitment")
+	}
+}

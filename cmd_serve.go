@@ -8,15 +8,28 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"strings"
 	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"golfsolitaire/server"
+	"golfsolitaire/store"
+	"golfsolitaire/store/memstore"
+	"golfsolitaire/store/redisstore"
 )
 
 // serveConfig is the server's configuration: flags, each with an
 // environment variable as fallback.
 type serveConfig struct {
-	addr     string
-	redisURL string
-	logLevel string
+	addr           string
+	redisURL       string
+	redisPrefix    string
+	allowedOrigins string
+	baseURL        string
+	roomTTL        time.Duration
+	finishedTTL    time.Duration
+	logLevel       string
 }
 
 // envDefault returns the environment variable's value, or def.
@@ -27,15 +40,32 @@ func envDefault(e env, key, def string) string {
 	return def
 }
 
+func envDuration(e env, key string, def time.Duration) time.Duration {
+	if v := e.getenv(key); v != "" {
+		if d, err := time.ParseDuration(v); err == nil {
+			return d
+		}
+	}
+	return def
+}
+
 func runServe(ctx context.Context, args []string, e env) error {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(e.stderr)
 	var c serveConfig
 	fs.StringVar(&c.addr, "addr", envDefault(e, "GOLF_ADDR", ":8080"), "listen address (env GOLF_ADDR)")
-	fs.StringVar(&c.redisURL, "redis", envDefault(e, "REDIS_URL", ""), "Redis URL; empty keeps rooms in memory (env REDIS_URL)")
+	fs.StringVar(&c.redisURL, "redis", envDefault(e, "REDIS_URL", ""), "Redis URL, e.g. redis://127.0.0.1:6379/0; empty keeps rooms in memory (env REDIS_URL)")
+	fs.StringVar(&c.redisPrefix, "redis-prefix", envDefault(e, "GOLF_REDIS_PREFIX", "golf:"), "prefix of every Redis key (env GOLF_REDIS_PREFIX)")
+	fs.StringVar(&c.allowedOrigins, "allowed-origins", envDefault(e, "GOLF_ALLOWED_ORIGINS", ""), "comma-separated host patterns allowed to open WebSockets besides our own origin (env GOLF_ALLOWED_ORIGINS)")
+	fs.StringVar(&c.baseURL, "base-url", envDefault(e, "GOLF_BASE_URL", ""), "public URL for invite links; default from the request (env GOLF_BASE_URL)")
+	fs.DurationVar(&c.roomTTL, "room-ttl", envDuration(e, "GOLF_ROOM_TTL", 24*time.Hour), "how long an idle room is kept (env GOLF_ROOM_TTL)")
+	fs.DurationVar(&c.finishedTTL, "finished-ttl", envDuration(e, "GOLF_FINISHED_TTL", 24*time.Hour), "how long a finished room is kept (env GOLF_FINISHED_TTL)")
 	fs.StringVar(&c.logLevel, "log-level", envDefault(e, "GOLF_LOG_LEVEL", "info"), "debug, info, warn or error (env GOLF_LOG_LEVEL)")
 	if err := fs.Parse(args); err != nil {
 		return &exitError{code: 2}
+	}
+	if fs.NArg() > 0 {
+		return usageError("serve: unexpected argument %q", fs.Arg(0))
 	}
 	var level slog.Level
 	if err := level.UnmarshalText([]byte(c.logLevel)); err != nil {
@@ -43,23 +73,35 @@ func runServe(ctx context.Context, args []string, e env) error {
 	}
 	log := slog.New(slog.NewJSONHandler(e.stderr, &slog.HandlerOptions{Level: level}))
 
-	mux := http.NewServeMux()
-	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-		fmt.Fprintln(w, "ok")
+	st, err := openStore(c)
+	if err != nil {
+		return usageError("serve: %v", err)
+	}
+	defer st.Close()
+	var origins []string
+	for _, o := range strings.Split(c.allowedOrigins, ",") {
+		if o = strings.TrimSpace(o); o != "" {
+			origins = append(origins, o)
+		}
+	}
+	srv, err := server.New(server.Options{
+		Store: st, Logger: log, Pages: pages(log), AllowedOrigins: origins, BaseURL: c.baseURL, FinishedTTL: c.finishedTTL,
 	})
-	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		fmt.Fprintln(w, "<!doctype html><title>Golf Solitaire</title><h1>Golf Solitaire</h1>")
-	})
+	if err != nil {
+		return err
+	}
 	ln, err := net.Listen("tcp", c.addr)
 	if err != nil {
 		return err
 	}
-	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
-	log.Info("listening", "addr", ln.Addr().String())
+	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second, ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
+	storeKind := "memory"
+	if c.redisURL != "" {
+		storeKind = "redis"
+	}
+	log.Info("listening", "addr", ln.Addr().String(), "store", storeKind)
 	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
+	go func() { errc <- hs.Serve(ln) }()
 	select {
 	case err := <-errc:
 		return err
@@ -68,8 +110,25 @@ func runServe(ctx context.Context, args []string, e env) error {
 	log.Info("shutting down")
 	sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	if err := srv.Shutdown(sctx); err != nil && !errors.Is(err, context.DeadlineExceeded) {
+	srv.Close() // tell WebSocket clients to reconnect elsewhere
+	if err := hs.Shutdown(sctx); err != nil && !errors.Is(err, context.DeadlineExceeded) {
 		return err
 	}
 	return nil
+}
+
+// openStore returns the in-memory store, or the Redis store when a URL is
+// configured.
+func openStore(c serveConfig) (store.Store, error) {
+	if c.redisURL == "" {
+		return memstore.New(memstore.Options{RoomTTL: c.roomTTL}), nil
+	}
+	opt, err := redis.ParseURL(c.redisURL)
+	if err != nil {
+		return nil, fmt.Errorf("--redis: %v", err)
+	}
+	client := redis.NewUniversalClient(&redis.UniversalOptions{
+		Addrs: []string{opt.Addr}, Username: opt.Username, Password: opt.Password, DB: opt.DB, TLSConfig: opt.TLSConfig,
+	})
+	return redisstore.New(client, redisstore.Options{Prefix: c.redisPrefix, RoomTTL: c.roomTTL}), nil
 }

@@ -24,10 +24,24 @@ package golf
 // (Redeals only turn already-seen cards again, which the assumptions
 // already allow.)
 //
-// Example: strict Golf with all four queens in the columns, each under a
-// king. A king goes only on a queen and a queen only on a jack (nothing goes
-// on a king), so the first king needs a queen on the waste, yet every queen
-// waits for a king to move: none of them ever enters the set.
+// The set is the same whatever the stock order, so one computation answers
+// for every order; a deal it does not mark may still be unclearable (most
+// unclearable deals depend on the stock order, and only a solver can tell).
+//
+// Examples (each tested in unclearable_test.go):
+//
+//   - Strict Golf, no jokers, all four queens in the columns, each with a
+//     king somewhere above it. A king goes only on a queen; a queen goes only
+//     on a jack (nothing goes on a king), but first the king above it must
+//     go. No queen can reach the waste before some king has, and no king
+//     before some queen: none of the eight cards is ever played. The same
+//     holds with queen-on-king; with wrap the aces must be buried under the
+//     kings too. One queen in the stock, or a joker anywhere it can be
+//     played, breaks the cycle.
+//   - Strict Golf with all four 2s under aces: an ace takes only a 2.
+//   - Black Hole with every 7 lying over all four 6s and all four 8s.
+//   - freeStart or All in a Row: a card free at the start may begin the
+//     waste, so a king at the end of a column escapes the first example.
 func (d *Deal) Unclearable() bool { return d.playable() != d.layout.all }
 
 // playable returns the set of tableau positions that Unclearable's

@@ -1,4 +1,6 @@
 package main
 
 // extraCommands are the subcommands beyond serve, deal, replay and verify.
-var extraCommands = []command{}
+var extraCommands = []command{
+	{name: "healthcheck", run: runHealthcheck},
+}

@@ -51,6 +51,7 @@ type hub struct {
 	refs  int // guarded by s.mu
 	room  *match.Room
 	sub   store.Subscription
+	subC  <-chan store.Entry // nil while resubscribing after an outage
 	conns map[*conn]struct{}
 
 	deadline *time.Timer
@@ -120,7 +121,7 @@ func (h *hub) load(ctx context.Context) error {
 		sub.Close()
 		return err
 	}
-	h.sub, h.room = sub, room
+	h.sub, h.subC, h.room = sub, sub.C(), room
 	return nil
 }
 
@@ -147,7 +148,9 @@ func (h *hub) loop() {
 	defer close(h.done)
 	defer h.s.metrics.rooms.Dec()
 	defer func() {
-		h.sub.Close()
+		if h.sub != nil {
+			h.sub.Close()
+		}
 		if h.deadline != nil {
 			h.deadline.Stop()
 		}
@@ -159,7 +162,6 @@ func (h *hub) loop() {
 	// resync periodically as a safety net for lost pub/sub messages.
 	poll := time.NewTicker(h.s.opts.ResyncEvery)
 	defer poll.Stop()
-	subC := h.sub.C()
 	for {
 		var deadlineC, delayC <-chan time.Time
 		if h.deadline != nil {
@@ -173,9 +175,9 @@ func (h *hub) loop() {
 			return
 		case c := <-h.cmds:
 			h.handle(c)
-		case e, ok := <-subC:
+		case e, ok := <-h.subC:
 			if !ok {
-				subC = h.resubscribe()
+				h.resubscribe()
 				continue
 			}
 			h.entry(e)
@@ -191,20 +193,24 @@ func (h *hub) loop() {
 	}
 }
 
-// resubscribe replaces a subscription the store ended (an outage); until it
-// works the periodic resync keeps the room in step.
-func (h *hub) resubscribe() <-chan store.Entry {
+// resubscribe replaces a subscription the store ended (an outage). Until it
+// works, h.subC is nil (a nil channel never delivers) and the periodic
+// checkVersion both keeps the room in step and tries again.
+func (h *hub) resubscribe() {
+	if h.sub != nil {
+		h.sub.Close()
+		h.sub = nil
+	}
+	h.subC = nil
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
 	sub, err := h.s.store.Subscribe(ctx, h.code)
 	if err != nil {
 		h.log.Warn("resubscribe failed", "err", err)
-		return nil // a nil channel blocks; checkVersion retries below
+		return
 	}
-	h.sub.Close()
-	h.sub = sub
+	h.sub, h.subC = sub, sub.C()
 	h.resync(h.room.Version)
-	return sub.C()
 }
 
 func (h *hub) handle(c *command) {
@@ -288,6 +294,9 @@ func (h *hub) entry(e store.Entry) {
 // checkVersion compares with the store's version now and then, so a lost
 // pub/sub message delays an update by at most ResyncEvery.
 func (h *hub) checkVersion() {
+	if h.subC == nil {
+		h.resubscribe()
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
 	evs, err := h.s.store.Since(ctx, h.code, h.room.Version)
@@ -296,9 +305,6 @@ func (h *hub) checkVersion() {
 	}
 	if err != nil || len(evs) > 0 {
 		h.resync(h.room.Version)
-	}
-	if h.sub != nil && h.sub.C() == nil {
-		h.resubscribe()
 	}
 }
 

@@ -1,0 +1,58 @@
+// The server's JSON API and what the browser keeps: seat tokens per room
+// (so a reload restores the seat) and the player's name.
+import { t } from './i18n.js';
+
+export class APIError extends Error {
+  constructor(status, code, message) { super(message || code); this.status = status; this.code = code; }
+}
+
+// api calls the JSON API; it resolves to the body (null for 204).
+export async function api(path, { method = 'GET', body, signal } = {}) {
+  let res;
+  try {
+    res = await fetch(path, {
+      method, signal, headers: body ? { 'Content-Type': 'application/json' } : {},
+      body: body ? JSON.stringify(body) : undefined,
+    });
+  } catch (e) {
+    if (e.name === 'AbortError') throw e;
+    throw new APIError(0, 'network', t('err.network'));
+  }
+  if (res.status === 204) return null;
+  const data = await res.json().catch(() => null);
+  if (!res.ok) throw new APIError(res.status, data?.code || 'http', data?.message || res.statusText);
+  return data;
+}
+
+// errorText turns an API error into a sentence for the player.
+export function errorText(e) {
+  if (e.code === 'room_full') return t('err.room_full');
+  if (e.code === 'room_not_found') return t('err.room_not_found');
+  if (e.code === 'invalid') return t('err.invalid', { msg: e.message });
+  if (e.code === 'network') return t('err.network');
+  return t('err.generic', { msg: e.message });
+}
+
+// normalizeCode mirrors the server: upper case, O read as 0, I and L as 1,
+// separators ignored, grouped by three.
+export function normalizeCode(s) {
+  const raw = String(s).toUpperCase().replace(/O/g, '0').replace(/[IL]/g, '1').replace(/[^0-9A-Z]/g, '');
+  return raw.length === 9 ? raw.match(/.{3}/g).join('-') : raw;
+}
+
+const seatKey = (code) => 'golf.seat.' + normalizeCode(code);
+export function saveSeat(grant) {
+  try { localStorage.setItem(seatKey(grant.code), JSON.stringify({ token: grant.token, seat: grant.seat })); } catch { /* ignore */ }
+}
+export function loadSeat(code) {
+  try { return JSON.parse(localStorage.getItem(seatKey(code)) || 'null'); } catch { return null; }
+}
+export function dropSeat(code) {
+  try { localStorage.removeItem(seatKey(code)); } catch { /* ignore */ }
+}
+export function loadName() {
+  try { return localStorage.getItem('golf.name') || ''; } catch { return ''; }
+}
+export function saveName(n) {
+  try { localStorage.setItem('golf.name', n); } catch { /* ignore */ }
+}

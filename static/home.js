@@ -1,0 +1,174 @@
+// The lobby and the practice page: create a room, join by code, public
+// rooms, quick match and quick practice. All through the JSON API.
+import './prefs.js';
+import { $, $$, h } from './dom.js';
+import { t, num } from './i18n.js';
+import { api, errorText, normalizeCode, saveSeat, loadName, saveName } from './api.js';
+
+const nameInput = $('#name');
+const errorBox = $('#home-error');
+if (nameInput) nameInput.value = loadName();
+
+function showError(msg) { if (errorBox) errorBox.textContent = msg || ''; }
+
+function name() {
+  const n = (nameInput?.value || '').trim();
+  if (!n) { showError(t('home.errName')); nameInput?.focus(); return null; }
+  saveName(n);
+  return n;
+}
+
+function enter(grant) {
+  saveSeat(grant);
+  location.assign('/r/' + encodeURIComponent(grant.code));
+}
+
+// Settings forms: show only the options that apply to the chosen game.
+function wireForm(form) {
+  const game = form.elements.game;
+  const sync = () => {
+    for (const el of $$('.opt', form)) {
+      const on = el.dataset.games.split(' ').includes(game.value);
+      el.hidden = !on;
+      for (const input of $$('input,select', el)) input.disabled = !on;
+    }
+    const kings = game.selectedOptions[0]?.dataset.kings;
+    if (kings && form.elements.kings) form.elements.kings.value = kings;
+  };
+  game.addEventListener('change', sync);
+  sync();
+  const holes = form.elements.holes;
+  for (const r of form.elements.holesPreset) {
+    r.addEventListener('change', () => { if (r.value !== 'custom') holes.value = r.value; });
+  }
+  holes.addEventListener('input', () => { form.elements.holesPreset.value = 'custom'; });
+  const seats = form.elements.seats;
+  if (form.elements.format && seats) {
+    const fsync = () => {
+      const match = form.elements.format.value === 'match';
+      if (match) seats.value = 2;
+      seats.disabled = match;
+      for (const el of $$('[data-format="match"]', form)) { el.hidden = !match; $$('input', el).forEach((i) => { i.disabled = !match; }); }
+    };
+    for (const r of form.elements.format) r.addEventListener('change', fsync);
+    fsync();
+  }
+}
+
+// readSettings builds the settings JSON the server expects, with only the
+// options that apply to the game.
+export function readSettings(form, practice) {
+  const f = form.elements;
+  const options = {};
+  const on = (n) => f[n] && !f[n].disabled;
+  if (on('kings')) options.kings = f.kings.value;
+  if (on('freeStart')) options.freeStart = f.freeStart.checked;
+  if (on('jokers')) options.jokers = Number(f.jokers.value);
+  if (on('columns')) options.columns = Number(f.columns.value);
+  if (on('redeals')) options.redeals = f.redeals.checked ? 1 : 0;
+  if (on('negativeScore')) options.negativeScore = f.negativeScore.checked;
+  const holes = Math.min(18, Math.max(1, Number(f.holes.value) || 9));
+  if (practice) {
+    options.undo = true;
+    return { game: f.game.value, options, holes, format: 'stroke', seats: 1, public: false, spectators: false, autoStart: true };
+  }
+  const format = f.format.value;
+  return {
+    game: f.game.value, options, holes, format,
+    seats: format === 'match' ? 2 : Math.min(8, Math.max(1, Number(f.seats.value) || 2)),
+    holeClock: Number(f.holeClock.value) || 0,
+    suddenDeath: format === 'match' && f.suddenDeath.checked,
+    skipUnclearable: f.skipUnclearable.checked, countback: f.countback.checked,
+    public: f.public.checked, spectators: f.spectators.checked,
+    spectatorDelay: Number(f.spectatorDelay.value) || 0, grace: Number(f.grace.value) || 0,
+    autoStart: f.autoStart.checked,
+  };
+}
+
+async function create(settings) {
+  const n = name();
+  if (!n) return;
+  showError('');
+  try {
+    enter(await api('/api/rooms', { method: 'POST', body: { settings, name: n } }));
+  } catch (e) { showError(errorText(e)); }
+}
+
+for (const id of ['create-form', 'practice-form']) {
+  const form = document.getElementById(id);
+  if (!form) continue;
+  wireForm(form);
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    create(readSettings(form, id === 'practice-form'));
+  });
+}
+
+$('#quickpractice')?.addEventListener('click', () => create({ game: 'golf', options: { undo: true }, holes: 1, format: 'stroke', seats: 1, public: false, spectators: false, autoStart: true }));
+
+// Quick match long-polls until paired.
+let qm = null;
+$('#quickmatch')?.addEventListener('click', async () => {
+  const n = name();
+  if (!n || qm) return;
+  showError('');
+  qm = new AbortController();
+  $('#qm-status').hidden = false;
+  try {
+    for (;;) {
+      const grant = await api('/api/quickmatch', { method: 'POST', body: { name: n }, signal: qm.signal });
+      if (grant) { enter(grant); return; }
+    }
+  } catch (e) {
+    if (e.name !== 'AbortError') showError(errorText(e));
+  } finally {
+    qm = null;
+    $('#qm-status').hidden = true;
+  }
+});
+$('#qm-cancel')?.addEventListener('click', () => qm?.abort());
+
+$('#join-form')?.addEventListener('submit', async (e) => {
+  e.preventDefault();
+  const code = normalizeCode($('#join-code').value);
+  if (!code) { showError(t('home.errCode')); return; }
+  const n = name();
+  if (!n) return;
+  try {
+    enter(await api('/api/rooms/' + encodeURIComponent(code) + '/join', { method: 'POST', body: { name: n } }));
+  } catch (err) { showError(errorText(err)); }
+});
+
+async function joinRoom(code) {
+  const n = name();
+  if (!n) return;
+  try { enter(await api('/api/rooms/' + encodeURIComponent(code) + '/join', { method: 'POST', body: { name: n } })); } catch (err) { showError(errorText(err)); }
+}
+
+// Public rooms, refreshed every few seconds.
+const list = $('#public-rooms');
+async function refresh() {
+  if (!list || document.hidden) return;
+  let data;
+  try { data = await api('/api/rooms'); } catch { return; }
+  const rooms = data?.rooms || [];
+  list.replaceChildren();
+  if (!rooms.length) { list.append(h('li', { class: 'note' }, t('home.publicEmpty'))); return; }
+  for (const r of rooms) {
+    const s = r.settings || {};
+    const seats = r.seats || [];
+    const free = r.status === 'waiting' && seats.length < (s.seats || 0);
+    list.append(h('li', { 'data-testid': 'public-room', 'data-code': r.code },
+      h('span', {}, h('code', {}, r.code), ' · ', t('game.' + s.game), ' · ', t('status.' + r.status),
+        r.hole ? ' · ' + t('room.hole', { h: num(r.hole), n: num(s.holes) }) : '',
+        ' · ', t('home.seatsOf', { n: num(seats.length), m: num(s.seats || 0) }), seats.length ? ' (' + seats.join(', ') + ')' : ''),
+      h('span', { class: 'buttons' },
+        free ? h('button', { type: 'button', class: 'small', onclick: () => joinRoom(r.code) }, t('home.joinBtn')) : null,
+        s.spectators !== false ? h('a', { class: 'button small', href: '/watch/' + encodeURIComponent(r.code) }, t('home.watch')) : null)));
+  }
+}
+if (list) {
+  refresh();
+  setInterval(refresh, 5000);
+  $('#refresh-rooms')?.addEventListener('click', refresh);
+}

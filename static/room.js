@@ -1,0 +1,562 @@
+// The room page: one WebSocket, the latest server view rendered by
+// version. Moves are sent with a sequence number and resent after a
+// reconnect until acknowledged; the page never changes the board itself,
+// it only draws the server's view (so no move is ever applied twice).
+import './prefs.js';
+import { $, $$, h, svg, say } from './dom.js';
+import { t, num, signed, cardName } from './i18n.js';
+import { api, errorText, normalizeCode, saveSeat, loadSeat, dropSeat, loadName, saveName } from './api.js';
+import { renderBoard } from './board.js';
+
+const root = $('#room');
+const code = normalizeCode(root.dataset.code);
+const watching = root.dataset.watch === 'true';
+const reduceMotion = matchMedia('(prefers-reduced-motion: reduce)');
+
+let token = watching ? null : loadSeat(code)?.token || null;
+let ws = null;
+let lastV = 0;
+let view = null;
+let you = -1;
+let backoff = 400;
+let seq = Date.now();
+const pending = new Map(); // seq -> command, resent after reconnect until acked
+let pendingMove = 0; // seq of the move waiting for its ack
+let lastMessage = Date.now();
+let gone = false;
+let autoStarted = false;
+let fly = null;
+
+// ---- connection -------------------------------------------------------
+
+function banner(text, ok = false) {
+  const b = $('#banner');
+  b.hidden = !text;
+  b.textContent = text || '';
+  b.classList.toggle('ok', ok);
+  root.dataset.conn = text ? 'down' : 'up';
+}
+
+function connect() {
+  if (gone) return;
+  const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
+  const sock = new WebSocket(proto + '//' + location.host + '/ws');
+  ws = sock;
+  sock.onopen = () => {
+    const hello = { type: 'hello', protocol: 1, room: code, since: lastV };
+    if (token) hello.token = token;
+    sock.send(JSON.stringify(hello));
+  };
+  sock.onmessage = (e) => {
+    lastMessage = Date.now();
+    let m;
+    try { m = JSON.parse(e.data); } catch { return; }
+    handle(m);
+  };
+  sock.onclose = () => {
+    if (ws !== sock) return;
+    ws = null;
+    if (gone) return;
+    banner(t('conn.reconnecting'));
+    const wait = backoff + Math.random() * backoff * 0.3;
+    backoff = Math.min(backoff * 2, 8000);
+    setTimeout(connect, wait);
+  };
+}
+
+function reconnect() {
+  const old = ws;
+  ws = null;
+  old?.close();
+  connect();
+}
+
+function send(cmd) {
+  const m = { ...cmd, seq: ++seq };
+  pending.set(m.seq, m);
+  if (ws?.readyState === WebSocket.OPEN) ws.send(JSON.stringify(m));
+  return m.seq;
+}
+
+// Keep the socket alive; a silent one is replaced.
+setInterval(() => {
+  if (ws?.readyState === WebSocket.OPEN) {
+    ws.send(JSON.stringify({ type: 'ping' }));
+    if (Date.now() - lastMessage > 45000) ws.close();
+  }
+}, 15000);
+window.addEventListener('online', () => { if (!ws) { backoff = 400; connect(); } });
+
+function handle(m) {
+  switch (m.type) {
+    case 'welcome':
+      you = typeof m.seat === 'number' ? m.seat : -1;
+      backoff = 400;
+      banner('');
+      for (const c of pending.values()) ws.send(JSON.stringify(c));
+      break;
+    case 'snapshot':
+      show(m.v, m.view);
+      break;
+    case 'event':
+      if (m.view && m.v > lastV) {
+        const from = m.event && m.event.seat === you ? flyFrom(m.event) : null;
+        announce(m.event);
+        show(m.v, m.view);
+        if (from) flyTo(from);
+      }
+      break;
+    case 'ack':
+      pending.delete(m.seq);
+      if (m.seq === pendingMove) pendingMove = 0;
+      break;
+    case 'error':
+      pending.delete(m.seq);
+      if (m.seq === pendingMove) pendingMove = 0;
+      if (m.code === 'bad_token') { dropSeat(code); token = null; reconnect(); return; }
+      if (m.code === 'room_not_found') { gone = true; banner(t('conn.gone')); root.dataset.status = 'gone'; ws?.close(); return; }
+      if (m.code === 'no_spectators') { gone = true; banner(errorText(m)); ws?.close(); return; }
+      say(t('play.rejected', { msg: m.message || m.code }));
+      $('#outcome').textContent = t('play.rejected', { msg: m.message || m.code });
+      render();
+      break;
+  }
+}
+
+// ---- announcements ----------------------------------------------------
+
+const who = (s) => (view?.seats?.[s]?.name ?? '?');
+
+function announce(ev) {
+  if (!ev) return;
+  const parts = [];
+  if (ev.kind === 'move' && ev.move) {
+    const mine = ev.seat === you;
+    if (ev.move === 'r') parts.push(t('play.redealt'));
+    else if (ev.move === 'u') parts.push(t('play.undone'));
+    else if (ev.card && (mine || you < 0)) {
+      const card = cardName(ev.card);
+      const turn = ev.move === 's';
+      parts.push(mine ? t(turn ? 'play.youTurned' : 'play.youPlayed', { card }) : t(turn ? 'play.turned' : 'play.played', { who: who(ev.seat), card }));
+    }
+  } else if (ev.kind === 'join' && ev.name) parts.push(t('play.joined', { who: ev.name }));
+  else if (ev.kind === 'ready' && ev.ready) parts.push(t('play.isReady', { who: who(ev.seat) }));
+  for (const n of ev.notices || []) {
+    if (n.kind === 'seatDone') parts.push(t('play.seatDone', { who: who(n.seat || 0), h: num(n.hole), score: num(n.score || 0) }));
+    else if (n.kind === 'holeStarted') parts.push(t('play.holeStarted', { h: num(n.hole) }));
+    else if (n.kind === 'roundEnded') parts.push(t('play.roundEnded'));
+    else if (n.kind === 'started') parts.push(t('play.started'));
+  }
+  if (parts.length) say(parts.join('. '));
+}
+
+// ---- the card flying to the waste (quick, interruptible) --------------
+
+function flyFrom(ev) {
+  if (reduceMotion.matches || !ev.move || !/^\d+$/.test(ev.move)) return null;
+  const el = $(`#my-board [data-move="${ev.move}"] .card`);
+  return el ? el.getBoundingClientRect() : null;
+}
+
+function flyTo(from) {
+  const target = $('#my-board .waste .card');
+  if (!target) return;
+  fly?.cancel();
+  const to = target.getBoundingClientRect();
+  const clone = target.cloneNode(true);
+  clone.classList.add('fly');
+  clone.removeAttribute('aria-label');
+  clone.setAttribute('aria-hidden', 'true');
+  Object.assign(clone.style, { left: to.left + 'px', top: to.top + 'px', width: to.width + 'px' });
+  document.body.append(clone);
+  target.style.visibility = 'hidden';
+  const dx = from.left - to.left;
+  const dy = from.top - to.top;
+  fly = clone.animate([{ transform: `translate(${dx}px, ${dy}px)` }, { transform: 'none' }], { duration: 160, easing: 'ease-out' });
+  const done = () => { clone.remove(); target.style.visibility = ''; fly = null; };
+  fly.onfinish = done;
+  fly.oncancel = done;
+}
+
+// ---- commands ---------------------------------------------------------
+
+function board() { return view?.board || null; }
+
+function move(mv) {
+  const b = board();
+  if (!b || b.done || pendingMove) return;
+  if (/^\d+$/.test(mv) && !(b.playable || []).includes(Number(mv))) return;
+  if (mv === 's' && !b.canTurn) return;
+  if (mv === 'r' && !b.canRedeal) return;
+  if (mv === 'u' && !b.canUndo) return;
+  fly?.finish();
+  pendingMove = send({ type: 'move', hole: b.hole, move: mv });
+  const el = $(`#my-board [data-move="${mv}"]`);
+  el?.classList.add('pending');
+}
+
+$('#my-board').addEventListener('click', (e) => {
+  const btn = e.target.closest('[data-move]');
+  if (btn) move(btn.dataset.move);
+});
+$('#undo').addEventListener('click', () => move('u'));
+$('#redeal').addEventListener('click', () => move('r'));
+$('#stand').addEventListener('click', () => {
+  const b = board();
+  if (b && !b.done && confirm(t('play.standConfirm'))) send({ type: 'stand', hole: b.hole });
+});
+$('#help-btn').addEventListener('click', toggleHelp);
+function toggleHelp() {
+  const help = $('#help');
+  help.hidden = !help.hidden;
+  $('#help-btn').setAttribute('aria-expanded', String(!help.hidden));
+}
+$('#ready').addEventListener('click', () => {
+  const mine = view?.seats?.[you];
+  send({ type: 'ready', ready: !(mine && mine.ready) });
+});
+$('#start').addEventListener('click', () => send({ type: 'start' }));
+$('#rematch').addEventListener('click', () => send({ type: 'rematch' }));
+$('#copy-link').addEventListener('click', async () => {
+  const link = $('#invite-link');
+  try { await navigator.clipboard.writeText(link.value); } catch { link.select(); document.execCommand?.('copy'); }
+  say(t('room.copied'));
+  $('#copy-link').textContent = t('room.copied');
+  setTimeout(() => { $('#copy-link').textContent = t('room.copy'); }, 2000);
+});
+$('#seat-name').value = loadName();
+$('#seat-form').addEventListener('submit', async (e) => {
+  e.preventDefault();
+  const name = $('#seat-name').value.trim();
+  if (!name) { $('#seat-name').focus(); return; }
+  saveName(name);
+  try {
+    const grant = await api('/api/rooms/' + encodeURIComponent(code) + '/join', { method: 'POST', body: { name } });
+    saveSeat(grant);
+    token = grant.token;
+    if (watching) { location.assign('/r/' + encodeURIComponent(grant.code)); return; }
+    lastV = 0;
+    reconnect();
+  } catch (err) { say(errorText(err)); $('#settings-summary').textContent = errorText(err); }
+});
+
+// Keyboard: 1-9 and 0 play a pile, Space turns, R redeals, U undoes, ?
+// shows help, arrows move focus between the cards.
+document.addEventListener('keydown', (e) => {
+  if (e.ctrlKey || e.metaKey || e.altKey) return;
+  const tag = e.target.tagName;
+  if (tag === 'INPUT' || tag === 'SELECT' || tag === 'TEXTAREA') return;
+  if (e.key === '?') { toggleHelp(); e.preventDefault(); return; }
+  const b = board();
+  if (!b || $('#play').hidden) return;
+  const onCard = e.target.closest && e.target.closest('#my-board [data-move]');
+  if (/^[0-9]$/.test(e.key)) { move(String(e.key === '0' ? 10 : Number(e.key))); e.preventDefault(); return; }
+  if (e.key === ' ' && !onCard) { move('s'); e.preventDefault(); return; }
+  if (e.key === 'r' || e.key === 'R') { move('r'); e.preventDefault(); return; }
+  if (e.key === 'u' || e.key === 'U') { move('u'); e.preventDefault(); return; }
+  if (e.key.startsWith('Arrow')) {
+    const cards = $$('#my-board [data-move]');
+    if (!cards.length) return;
+    const i = cards.indexOf(document.activeElement);
+    const step = e.key === 'ArrowLeft' || e.key === 'ArrowUp' ? -1 : 1;
+    const next = cards[(i < 0 ? 0 : i + step + cards.length) % cards.length];
+    focusCard(next);
+    e.preventDefault();
+  }
+});
+
+let focusedMove = null;
+function focusCard(el) {
+  for (const c of $$('#my-board [data-move]')) c.tabIndex = -1;
+  el.tabIndex = 0;
+  el.focus();
+  focusedMove = el.dataset.move;
+}
+
+// ---- rendering ----------------------------------------------------------
+
+function show(v, vw) {
+  if (!vw || v < lastV) return;
+  lastV = v;
+  view = vw;
+  if (typeof vw.you === 'number') you = vw.you;
+  render();
+}
+
+function settingsText(s) {
+  const opts = Object.entries(s.options || {}).map(([k, v]) => `${k}: ${v}`).join(', ');
+  return `${t('game.' + s.game)} (${opts}) · ${t('set.holes')}: ${num(s.holes)} · ${t('set.format.' + s.format)} · ${t('set.seats')}: ${num(s.seats)}`;
+}
+
+function render() {
+  const vw = view;
+  if (!vw) return;
+  const s = vw.settings;
+  root.dataset.status = vw.status;
+  root.dataset.v = String(lastV);
+  root.dataset.you = String(you);
+  $('#room-status').textContent = t('status.' + vw.status);
+  $('#room-hole').textContent = vw.hole ? '· ' + t('room.hole', { h: num(vw.hole), n: num(s.holes) }) : '';
+  renderWaiting(vw);
+  renderPlay(vw);
+  renderBoards(vw);
+  renderScores(vw);
+  renderEnd(vw);
+}
+
+function renderWaiting(vw) {
+  const s = vw.settings;
+  const sec = $('#waiting');
+  sec.hidden = vw.status !== 'waiting';
+  if (sec.hidden) return;
+  $('#invite-link').value = location.origin + '/r/' + code;
+  $('#settings-summary').textContent = settingsText(s);
+  const list = $('#seats');
+  list.replaceChildren();
+  for (let i = 0; i < s.seats; i++) {
+    const seat = vw.seats[i];
+    if (!seat) { list.append(h('li', { class: 'note', 'data-testid': 'seat-' + i }, t('room.emptySeat'))); continue; }
+    list.append(h('li', { 'data-testid': 'seat-' + i, 'data-ready': String(seat.ready) },
+      h('strong', {}, seat.name),
+      i === 0 ? h('span', { class: 'tag' }, t('room.host')) : null,
+      i === you ? h('span', { class: 'tag' }, t('room.you')) : null,
+      seat.bot ? h('span', { class: 'tag' }, t('room.bot')) : null,
+      seat.away ? h('span', { class: 'tag' }, t('room.away')) : null,
+      h('span', { class: 'tag' + (seat.ready ? ' ready' : '') }, seat.ready ? '✓ ' + t('room.ready') : '… ' + t('room.notReady'))));
+  }
+  const ready = $('#ready');
+  ready.hidden = you < 0 || you === 0;
+  ready.textContent = vw.seats[you]?.ready ? t('room.unreadyBtn') : t('room.readyBtn');
+  const need = s.format === 'match' ? 2 : 1;
+  const start = $('#start');
+  start.hidden = you !== 0;
+  start.disabled = vw.seats.length < need || vw.seats.some((x, i) => i > 0 && !x.ready);
+  $('#seat-form').hidden = you >= 0 || vw.seats.length >= s.seats;
+  // Solo practice starts at once.
+  if (you === 0 && s.seats === 1 && !autoStarted) { autoStarted = true; send({ type: 'start' }); }
+}
+
+let clockTimer = null;
+function renderPlay(vw) {
+  const b = vw.board;
+  const sec = $('#play');
+  sec.hidden = !(b && you >= 0 && vw.status !== 'waiting');
+  clearInterval(clockTimer);
+  if (sec.hidden) return;
+  const foundation = vw.settings.game === 'black-hole' || vw.settings.game === 'all-in-a-row';
+  const hadFocus = sec.contains(document.activeElement) ? (document.activeElement.dataset.move || focusedMove) : null;
+  const el = renderBoard(b, { label: t('play.board'), interactive: vw.status === 'playing', foundation });
+  $('#my-board').replaceChildren(el);
+  const cards = $$('#my-board [data-move]');
+  if (cards.length) {
+    const keep = hadFocus && cards.find((c) => c.dataset.move === hadFocus);
+    const first = keep || cards.find((c) => c.getAttribute('aria-disabled') === 'false') || cards[0];
+    first.tabIndex = 0;
+    if (keep) keep.focus({ preventScroll: true });
+  }
+  let msg = '';
+  if (b.done || b.over) {
+    msg = t(b.cleared || b.end === 'cleared' ? 'play.holedOut' : b.end === 'clock' ? 'play.timeUp' : b.end === 'away' ? 'play.awayEnd' : 'play.noMoves');
+    if (b.done && vw.status === 'playing' && vw.progress.some((p) => !p.done)) msg += ' ' + t('play.waitOthers');
+  }
+  $('#outcome').textContent = msg;
+  $('#undo').hidden = !b.canUndo;
+  $('#redeal').hidden = !b.canRedeal;
+  $('#stand').hidden = b.done || vw.status !== 'playing';
+  // The hole clock; practice has none.
+  const clock = $('#clock');
+  if (vw.clock && vw.status === 'playing' && !b.done) {
+    const deadline = new Date(vw.clock.deadline).getTime();
+    const tick = () => {
+      const left = Math.max(0, Math.round((deadline - Date.now()) / 1000));
+      clock.textContent = t('play.clock') + ' ' + Math.floor(left / 60) + ':' + String(left % 60).padStart(2, '0');
+      clock.classList.toggle('low', left <= 10);
+      if (left === 10) { const live = $('#live'); live.setAttribute('aria-live', 'assertive'); say(clock.textContent); setTimeout(() => live.setAttribute('aria-live', 'polite'), 1500); }
+    };
+    clock.hidden = false;
+    tick();
+    clockTimer = setInterval(tick, 1000);
+  } else if (vw.settings.seats === 1) {
+    clock.hidden = false;
+    clock.textContent = t('play.practiceNoClock');
+    clock.classList.remove('low');
+  } else clock.hidden = true;
+  const opp = $('#opponents');
+  opp.replaceChildren();
+  for (const p of vw.progress) {
+    if (p.seat === you) continue;
+    const seat = vw.seats[p.seat] || {};
+    opp.append(h('li', { 'data-testid': 'opponent-' + p.seat },
+      h('strong', {}, seat.name || '?'), seat.away ? ` (${t('room.away')})` : '', h('br'),
+      `${t('play.cardsLeft')}: ${num(p.cardsLeft)} · ${t('play.stockLeft')}: ${num(p.stockLeft)} · ${t('play.moves')}: ${num(p.moves)}`,
+      p.done ? h('span', { class: 'tag ready' }, ` ✓ ${t('play.done')}: ${num(p.score ?? 0)}`) : null));
+  }
+  opp.previousElementSibling.hidden = !opp.children.length;
+}
+
+function renderBoards(vw) {
+  const sec = $('#boards');
+  const boards = you < 0 ? vw.boards || [] : [];
+  sec.hidden = !boards.length || vw.status === 'waiting';
+  if (sec.hidden) return;
+  const foundation = vw.settings.game === 'black-hole' || vw.settings.game === 'all-in-a-row';
+  sec.replaceChildren(...boards.map((b) => h('div', {}, h('h3', {}, vw.seats[b.seat]?.name || '?'),
+    renderBoard(b, { label: vw.seats[b.seat]?.name, foundation }))));
+}
+
+function parClass(n) { return n < 0 ? 'under' : n > 0 ? 'over' : 'even'; }
+
+function renderScores(vw) {
+  const sec = $('#scores');
+  sec.hidden = vw.status === 'waiting';
+  if (sec.hidden) return;
+  const st = vw.standings;
+  $('#match-status').textContent = st.match ? st.match.text : '';
+  // Standings: place (with ties), player, to par, total, thru.
+  const rows = st.rows.map((r) => h('tr', { 'data-testid': 'standing-' + r.seat },
+    h('td', { 'data-testid': 'place-' + r.seat }, r.placeText), h('th', { scope: 'row' }, r.name),
+    h('td', { class: parClass(r.toPar) }, r.toParText), h('td', {}, num(r.total)), h('td', {}, num(r.thru))));
+  $('#standings').replaceChildren(h('table', {}, h('caption', {}, t('score.standings')),
+    h('thead', {}, h('tr', {}, ['score.place', 'score.player', 'score.toPar', 'score.total', 'score.thru'].map((k) => h('th', { scope: 'col' }, t(k))))),
+    h('tbody', {}, rows)));
+  // Scorecard: holes across, par, strokes, totals.
+  const n = Math.max(st.holes, ...st.rows.map((r) => r.scores.length));
+  const holes = [...Array(n).keys()];
+  const bySeat = [...st.rows].sort((a, b) => a.seat - b.seat);
+  $('#scorecard').replaceChildren(h('div', { class: 'scroll-x' }, h('table', { class: 'scorecard', 'data-testid': 'scorecard' },
+    h('caption', {}, t('score.card')),
+    h('thead', {},
+      h('tr', {}, h('th', { scope: 'col' }, t('score.hole')), holes.map((i) => h('th', { scope: 'col' }, num(i + 1))), h('th', { scope: 'col' }, t('score.total')), h('th', { scope: 'col' }, t('score.toPar'))),
+      h('tr', { class: 'par' }, h('th', { scope: 'row' }, t('score.par')), holes.map(() => h('td', {}, num(5))), h('td', {}, num(st.par)), h('td', {}))),
+    h('tbody', {}, bySeat.map((r) => h('tr', { 'data-testid': 'score-row-' + r.seat },
+      h('th', { scope: 'row' }, r.name),
+      holes.map((i) => {
+        const sc = r.scores[i];
+        if (sc === null || sc === undefined) return h('td', { class: 'none', 'aria-label': t('score.notPlayed') }, '·');
+        return h('td', { class: parClass(sc - 5), 'data-testid': `score-${r.seat}-${i + 1}` }, num(sc), h('small', {}, signed(sc - 5)));
+      }),
+      h('td', { 'data-testid': 'total-' + r.seat }, num(r.total)),
+      h('td', { class: parClass(r.toPar), 'data-testid': 'topar-' + r.seat }, r.toParText)))))));
+  $('#commitment-box').hidden = !vw.commitment;
+  $('#commitment').textContent = vw.commitment || '';
+}
+
+function renderEnd(vw) {
+  const sec = $('#end');
+  sec.hidden = vw.status !== 'finished';
+  if (sec.hidden) return;
+  const st = vw.standings;
+  let result;
+  if (st.match) result = st.match.text;
+  else {
+    const winners = st.rows.filter((r) => r.place === 1).map((r) => r.name);
+    result = t('end.winner', { who: winners.join(', ') }) + (st.rows[0] ? ` (${st.rows[0].toParText})` : '');
+  }
+  $('#result').textContent = result;
+  $('#chart').replaceChildren(chart(st));
+  $('#seed').textContent = vw.seed || '';
+  $('#rematch').hidden = you < 0;
+  const seatSel = $('#replay-seat');
+  if (!seatSel.options.length) {
+    vw.seats.forEach((s, i) => seatSel.append(h('option', { value: i }, s.name)));
+    (vw.revealed || []).forEach((n) => $('#replay-hole').append(h('option', { value: n }, num(n))));
+  }
+}
+
+// chart draws each player's running score against par, hole by hole.
+function chart(st) {
+  const n = Math.max(1, st.holes);
+  const series = [...st.rows].sort((a, b) => a.seat - b.seat).map((r) => {
+    let acc = 0;
+    const pts = [[0, 0]];
+    r.scores.forEach((s, i) => { if (s !== null && s !== undefined) { acc += s - 5; pts.push([i + 1, acc]); } });
+    return { name: r.name, pts };
+  });
+  const ys = series.flatMap((s) => s.pts.map((p) => p[1]));
+  const lo = Math.min(0, ...ys) - 1;
+  const hi = Math.max(0, ...ys) + 1;
+  const W = 360, H = 200, L = 34, B = 22, T = 8, R = 90;
+  const x = (i) => L + (i / n) * (W - L - R);
+  const y = (v) => T + ((hi - v) / (hi - lo)) * (H - T - B);
+  const colours = ['#0b5fa5', '#c0182b', '#137a3a', '#6a2c91', '#a45c00', '#333', '#008b8b', '#b8860b'];
+  const dashes = ['', '6 3', '2 3', '8 3 2 3', '1 2', '10 4', '4 4', '3 1'];
+  const g = svg('svg', { viewBox: `0 0 ${W} ${H}`, role: 'img', 'aria-label': t('end.chart'), class: 'chart', 'data-testid': 'chart-svg' });
+  g.append(svg('line', { x1: L, x2: W - R, y1: y(0), y2: y(0), stroke: '#888', 'stroke-dasharray': '3 3' }),
+    svg('text', { x: 2, y: y(0) + 4, 'font-size': 11 }, t('score.par')));
+  for (let i = 1; i <= n; i++) g.append(svg('text', { x: x(i) - 3, y: H - 6, 'font-size': 10 }, num(i)));
+  series.forEach((s, k) => {
+    const c = colours[k % colours.length];
+    g.append(svg('polyline', { points: s.pts.map(([i, v]) => `${x(i)},${y(v)}`).join(' '), fill: 'none', stroke: c, 'stroke-width': 2.5, 'stroke-dasharray': dashes[k % dashes.length] }));
+    for (const [i, v] of s.pts.slice(1)) g.append(svg('circle', { cx: x(i), cy: y(v), r: 3, fill: c }));
+    const last = s.pts[s.pts.length - 1];
+    g.append(svg('text', { x: x(last[0]) + 6, y: y(last[1]) + 4 + k * 2, 'font-size': 11, fill: c }, `${s.name} ${signed(last[1])}`));
+  });
+  return g;
+}
+
+// Verify: SHA-256 of the seed's bytes, computed here, against the commitment.
+$('#verify').addEventListener('click', async () => {
+  const seed = view?.seed || '';
+  const out = $('#verify-result');
+  try {
+    const bytes = new Uint8Array(seed.match(/../g).map((x) => parseInt(x, 16)));
+    const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes));
+    const hex = [...digest].map((b) => b.toString(16).padStart(2, '0')).join('');
+    const ok = hex === (view.commitment || '').toLowerCase();
+    out.textContent = ok ? '✓ ' + t('end.verifyOk') : '✗ ' + t('end.verifyBad');
+    out.dataset.ok = String(ok);
+  } catch (e) { out.textContent = t('err.generic', { msg: e.message }); }
+});
+
+$('#download').addEventListener('click', async () => {
+  try {
+    const data = await api('/api/rooms/' + encodeURIComponent(code) + '/records');
+    const blob = new Blob([JSON.stringify(data, null, 2)], { type: 'application/json' });
+    const a = h('a', { href: URL.createObjectURL(blob), download: `golf-${code}.json` });
+    document.body.append(a);
+    a.click();
+    a.remove();
+  } catch (e) { say(errorText(e)); }
+});
+
+// Replay: boards step by step from the server when it offers them, else
+// the move list of the record.
+let replay = { steps: [], i: 0, boards: null };
+$('#replay-form').addEventListener('submit', async (e) => {
+  e.preventDefault();
+  const seat = Number($('#replay-seat').value);
+  const hole = Number($('#replay-hole').value);
+  const box = $('#replay-view');
+  try {
+    const r = await fetch(`/api/rooms/${encodeURIComponent(code)}/holes/${hole}/replay?seat=${seat}`);
+    if (r.ok) {
+      const data = await r.json();
+      replay = { boards: data.boards || [], steps: data.moves || [], i: 0 };
+    } else {
+      const recs = await api('/api/rooms/' + encodeURIComponent(code) + '/records');
+      const rec = (recs.holes || []).find((x) => x.number === hole)?.records?.[seat];
+      replay = { boards: null, steps: rec?.moves || [], i: 0 };
+      box.dataset.fallback = 'true';
+    }
+    drawReplay();
+  } catch (err) { box.textContent = errorText(err); }
+});
+$('#replay-prev').addEventListener('click', () => { replay.i = Math.max(0, replay.i - 1); drawReplay(); });
+$('#replay-next').addEventListener('click', () => { replay.i = Math.min(lastStep(), replay.i + 1); drawReplay(); });
+function lastStep() { return replay.boards ? replay.boards.length - 1 : replay.steps.length; }
+function drawReplay() {
+  const box = $('#replay-view');
+  if (replay.boards) {
+    const b = replay.boards[replay.i];
+    box.replaceChildren(b ? renderBoard(b, { label: t('end.replay') }) : '');
+  } else {
+    box.replaceChildren(h('p', { class: 'note' }, t('end.noReplay')),
+      h('p', { class: 'replay-moves' }, replay.steps.map((m, i) => h('span', { class: i === replay.i - 1 ? 'cur' : '' }, m + ' '))));
+  }
+  $('#replay-step').textContent = t('end.step', { i: num(replay.i), n: num(lastStep()) });
+  $('#replay-prev').disabled = replay.i <= 0;
+  $('#replay-next').disabled = replay.i >= lastStep();
+}
+
+banner(t('conn.connecting'), true);
+connect();

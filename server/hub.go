@@ -78,7 +78,9 @@ func (s *Server) acquire(ctx context.Context, code string) (*hub, error) {
 	s.mu.Unlock()
 	if err := h.load(ctx); err != nil {
 		s.mu.Lock()
-		delete(s.hubs, code)
+		if s.hubs[code] == h {
+			delete(s.hubs, code)
+		}
 		s.mu.Unlock()
 		close(h.done)
 		return nil, err
@@ -93,7 +95,7 @@ func (s *Server) release(h *hub) {
 	s.mu.Lock()
 	h.refs--
 	last := h.refs == 0
-	if last {
+	if last && s.hubs[h.code] == h {
 		delete(s.hubs, h.code)
 	}
 	s.mu.Unlock()

@@ -1,0 +1,37 @@
+package redisstore
+
+// keys builds every Redis key and channel name the store uses. Room codes
+// and pair keys go inside a {hash tag}, so they must not contain braces.
+type keys struct {
+	prefix string
+}
+
+// room is the common part of a room's keys: "golf:{ABCD}:".
+func (k keys) room(room string) string { return k.prefix + "{" + room + "}:" }
+
+// snapshot is the hash holding the room's version, snapshot and TTL.
+func (k keys) snapshot(room string) string { return k.room(room) + "snap" }
+
+// log is the stream of the room's events.
+func (k keys) log(room string) string { return k.room(room) + "log" }
+
+// listing holds the room's listing data while the room is public.
+func (k keys) listing(room string) string { return k.room(room) + "listing" }
+
+// events is the pub/sub channel of the room's new entries.
+func (k keys) events(room string) string { return k.room(room) + "events" }
+
+// listings is the sorted set of listed room codes.
+func (k keys) listings() string { return k.prefix + "listings" }
+
+// queue is the quick-match queue named key.
+func (k keys) queue(key string) string { return k.prefix + "pair:{" + key + "}" }
+
+// topic is the pub/sub channel of Notify and Listen.
+func (k keys) topic(topic string) string { return k.prefix + "topic:" + topic }
+
+// roomKeys are the keys a room's scripts touch, in the order the scripts
+// expect them.
+func (k keys) roomKeys(room string) []string {
+	return []string{k.snapshot(room), k.log(room), k.listing(room)}
+}

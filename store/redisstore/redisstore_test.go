@@ -1,0 +1,314 @@
+package redisstore_test
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/alicebob/miniredis/v2"
+	"github.com/redis/go-redis/v9"
+
+	"golfsolitaire/store"
+	"golfsolitaire/store/redisstore"
+	"golfsolitaire/store/storetest"
+)
+
+// TestContract runs the contract suite on miniredis, always, and on the
+// Redis at REDIS_URL when it is set (CI sets it).
+func TestContract(t *testing.T) {
+	t.Run("miniredis", func(t *testing.T) {
+		storetest.RunBackend(t, miniredisBackend())
+	})
+	t.Run("redis", func(t *testing.T) {
+		storetest.RunBackend(t, realBackend(t))
+	})
+}
+
+// miniredisBackend gives each test its own in-process Redis, whose clock
+// the suite moves with FastForward.
+func miniredisBackend() storetest.Backend {
+	var servers sync.Map // *testing.T -> *miniredis.Miniredis
+	server := func(t *testing.T) *miniredis.Miniredis {
+		if m, ok := servers.Load(t); ok {
+			return m.(*miniredis.Miniredis)
+		}
+		m := miniredis.RunT(t)
+		servers.Store(t, m)
+		t.Cleanup(func() { servers.Delete(t) })
+		return m
+	}
+	return storetest.Backend{
+		New: func(t *testing.T, c storetest.Config) store.Store {
+			client := redis.NewClient(&redis.Options{Addr: server(t).Addr()})
+			t.Cleanup(func() { _ = client.Close() })
+			return redisstore.New(client, redisstore.Options{HistoryLen: int64(c.HistoryLen)})
+		},
+		Shared:       true,
+		Configurable: true,
+		Advance:      func(t *testing.T, d time.Duration) { server(t).FastForward(d) },
+	}
+}
+
+// realBackend gives each test a unique key prefix on the Redis at
+// REDIS_URL, deleted when the test ends. Time is real.
+func realBackend(t *testing.T) storetest.Backend {
+	opts := redisOptions(t)
+	var prefixes sync.Map // *testing.T -> string
+	prefix := func(t *testing.T) string {
+		if p, ok := prefixes.Load(t); ok {
+			return p.(string)
+		}
+		p := uniquePrefix()
+		prefixes.Store(t, p)
+		t.Cleanup(func() {
+			prefixes.Delete(t)
+			deletePrefix(t, opts, p)
+		})
+		return p
+	}
+	return storetest.Backend{
+		New: func(t *testing.T, c storetest.Config) store.Store {
+			p := prefix(t) // before the client: cleanups run last first
+			client := redis.NewClient(opts)
+			t.Cleanup(func() { _ = client.Close() })
+			return redisstore.New(client, redisstore.Options{Prefix: p, HistoryLen: int64(c.HistoryLen)})
+		},
+		Shared:       true,
+		Configurable: true,
+	}
+}
+
+// redisOptions parses REDIS_URL, skipping the test when it is not set.
+func redisOptions(t testing.TB) *redis.Options {
+	t.Helper()
+	url := os.Getenv("REDIS_URL")
+	if url == "" {
+		t.Skip("REDIS_URL not set")
+	}
+	opts, err := redis.ParseURL(url)
+	if err != nil {
+		t.Fatalf("REDIS_URL: %v", err)
+	}
+	return opts
+}
+
+func uniquePrefix() string {
+	b := make([]byte, 6)
+	_, _ = rand.Read(b)
+	return "golftest:" + hex.EncodeToString(b) + ":"
+}
+
+// deletePrefix removes every key under prefix.
+func deletePrefix(t testing.TB, opts *redis.Options, prefix string) {
+	client := redis.NewClient(opts)
+	defer client.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	iter := client.Scan(ctx, 0, prefix+"*", 500).Iterator()
+	var keys []string
+	for iter.Next(ctx) {
+		keys = append(keys, iter.Val())
+	}
+	if err := iter.Err(); err != nil {
+		t.Errorf("cleanup of %s*: %v", prefix, err)
+		return
+	}
+	if len(keys) > 0 {
+		if err := client.Unlink(ctx, keys...).Err(); err != nil {
+			t.Errorf("cleanup of %s*: %v", prefix, err)
+		}
+	}
+}
+
+// both runs f on miniredis and, when REDIS_URL is set, on that Redis,
+// with a fresh client and a unique prefix.
+func both(t *testing.T, f func(t *testing.T, client *redis.Client, prefix string)) {
+	t.Run("miniredis", func(t *testing.T) {
+		m := miniredis.RunT(t)
+		client := redis.NewClient(&redis.Options{Addr: m.Addr()})
+		t.Cleanup(func() { _ = client.Close() })
+		f(t, client, uniquePrefix())
+	})
+	t.Run("redis", func(t *testing.T) {
+		opts := redisOptions(t)
+		p := uniquePrefix()
+		t.Cleanup(func() { deletePrefix(t, opts, p) })
+		client := redis.NewClient(opts)
+		t.Cleanup(func() { _ = client.Close() })
+		f(t, client, p)
+	})
+}
+
+// TestKeys checks the key layout: one prefix, and a room's keys in one
+// Cluster slot.
+func TestKeys(t *testing.T) {
+	both(t, func(t *testing.T, client *redis.Client, prefix string) {
+		ctx := context.Background()
+		s := redisstore.New(client, redisstore.Options{Prefix: prefix, RoomTTL: time.Hour})
+		defer s.Close()
+		room := "ABCD"
+		if err := s.Create(ctx, room, []byte("s"), []byte("e")); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.Append(ctx, room, 1, []byte("s2"), []byte("e2")); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.SetListing(ctx, room, []byte("l")); err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := s.Pair(ctx, "std", "T1"); err != nil {
+			t.Fatal(err)
+		}
+		keys, err := client.Keys(ctx, prefix+"*").Result()
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := map[string]bool{
+			prefix + "{ABCD}:snap": true, prefix + "{ABCD}:log": true, prefix + "{ABCD}:listing": true,
+			prefix + "listings": true, prefix + "pair:{std}": true,
+		}
+		if len(keys) != len(want) {
+			t.Errorf("keys = %q, want %d keys", keys, len(want))
+		}
+		for _, k := range keys {
+			if !want[k] {
+				t.Errorf("unexpected key %q", k)
+			}
+			if strings.Contains(k, "{ABCD}") && hashTag(k) != room {
+				t.Errorf("key %q has hash tag %q, want %q", k, hashTag(k), room)
+			}
+		}
+		// Every key of the room expires, within RoomTTL, and Expire moves
+		// them all.
+		roomKeys := []string{prefix + "{ABCD}:snap", prefix + "{ABCD}:log", prefix + "{ABCD}:listing"}
+		checkTTL := func(max time.Duration) {
+			t.Helper()
+			for _, k := range roomKeys {
+				ttl, err := client.PTTL(ctx, k).Result()
+				if err != nil || ttl <= 0 || ttl > max {
+					t.Errorf("PTTL(%s) = %v %v, want in (0, %v]", k, ttl, err, max)
+				}
+			}
+		}
+		checkTTL(time.Hour)
+		if err := s.Expire(ctx, room, 10*time.Second); err != nil {
+			t.Fatal(err)
+		}
+		checkTTL(10 * time.Second)
+		if _, err := s.Append(ctx, room, 2, []byte("s3"), []byte("e3")); err != nil {
+			t.Fatal(err)
+		}
+		checkTTL(10 * time.Second) // Append refreshes to the room's TTL
+		if ttl, _ := client.PTTL(ctx, prefix+"pair:{std}").Result(); ttl <= 0 {
+			t.Errorf("pair queue PTTL = %v, want > 0", ttl)
+		}
+	})
+}
+
+// hashTag is the part of a key Redis Cluster hashes.
+func hashTag(key string) string {
+	i := strings.IndexByte(key, '{')
+	if i < 0 {
+		return key
+	}
+	j := strings.IndexByte(key[i+1:], '}')
+	if j <= 0 {
+		return key
+	}
+	return key[i+1 : i+1+j]
+}
+
+// TestSharedPubSub checks that many subscriptions share one pub/sub
+// connection and that the last one out unsubscribes.
+func TestSharedPubSub(t *testing.T) {
+	opts := redisOptions(t)
+	prefix := uniquePrefix()
+	t.Cleanup(func() { deletePrefix(t, opts, prefix) })
+	client := redis.NewClient(opts)
+	defer client.Close()
+	ctx := context.Background()
+	s := redisstore.New(client, redisstore.Options{Prefix: prefix})
+	defer s.Close()
+	var subs []store.Subscription
+	for i := range 20 {
+		room := fmt.Sprint("R", i)
+		if err := s.Create(ctx, room, nil, nil); err != nil {
+			t.Fatal(err)
+		}
+		for range 2 {
+			sub, err := s.Subscribe(ctx, room)
+			if err != nil {
+				t.Fatal(err)
+			}
+			subs = append(subs, sub)
+		}
+	}
+	channels, err := client.PubSubChannels(ctx, prefix+"*").Result()
+	if err != nil || len(channels) != 20 {
+		t.Fatalf("PUBSUB CHANNELS = %d channels %v, want 20", len(channels), err)
+	}
+	numsub, err := client.PubSubNumSub(ctx, channels...).Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for ch, n := range numsub {
+		if n != 1 {
+			t.Errorf("%s has %d subscribers, want 1 (one shared connection)", ch, n)
+		}
+	}
+	for _, sub := range subs {
+		sub.Close()
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		channels, err := client.PubSubChannels(ctx, prefix+"*").Result()
+		if err == nil && len(channels) == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("still subscribed to %q after every subscription closed", channels)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// BenchmarkAppend appends one event and a 512-byte snapshot per op, on
+// miniredis and on the Redis at REDIS_URL.
+func BenchmarkAppend(b *testing.B) {
+	run := func(b *testing.B, client *redis.Client, prefix string) {
+		s := redisstore.New(client, redisstore.Options{Prefix: prefix})
+		defer s.Close()
+		ctx := context.Background()
+		if err := s.Create(ctx, "BENCH", []byte("snap"), []byte("first")); err != nil {
+			b.Fatal(err)
+		}
+		snap, ev := make([]byte, 512), make([]byte, 64)
+		v := int64(1)
+		for b.Loop() {
+			var err error
+			if v, err = s.Append(ctx, "BENCH", v, snap, ev); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	b.Run("miniredis", func(b *testing.B) {
+		m := miniredis.RunT(b)
+		client := redis.NewClient(&redis.Options{Addr: m.Addr()})
+		defer client.Close()
+		run(b, client, uniquePrefix())
+	})
+	b.Run("redis", func(b *testing.B) {
+		opts := redisOptions(b)
+		p := uniquePrefix()
+		b.Cleanup(func() { deletePrefix(b, opts, p) })
+		client := redis.NewClient(opts)
+		defer client.Close()
+		run(b, client, p)
+	})
+}

@@ -1,0 +1,31 @@
+package redisstore
+
+import (
+	_ "embed"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// The Lua scripts, one per file; each file's header documents its KEYS
+// and ARGV. Script.Run sends EVALSHA and falls back to EVAL the first time.
+var (
+	//go:embed create.lua
+	createLua    string
+	createScript = redis.NewScript(createLua)
+
+	//go:embed append.lua
+	appendLua    string
+	appendScript = redis.NewScript(appendLua)
+
+	//go:embed expire.lua
+	expireLua    string
+	expireScript = redis.NewScript(expireLua)
+
+	//go:embed show.lua
+	showLua    string
+	showScript = redis.NewScript(showLua)
+
+	//go:embed pair.lua
+	pairLua    string
+	pairScript = redis.NewScript(pairLua)
+)

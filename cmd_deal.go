@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -129,10 +130,114 @@ func runDeal(args []string, e env) error {
 	if err != nil {
 		return usageError("deal: %v", err)
 	}
-	b, err := json.MarshalIndent(d, "", "  ")
+	b, err := json.Marshal(d)
+	if err != nil {
+		return err
+	}
+	b, err = indentFlat(b)
 	if err != nil {
 		return err
 	}
 	_, err = fmt.Fprintf(e.stdout, "%s\n", b)
 	return err
+}
+
+// indentFlat re-indents JSON so that every array or object holding no other
+// array or object prints on one line, and the rest one member a line: a
+// printed deal then shows each pile, the stock and the options on a line of
+// their own. The output is the same JSON value.
+func indentFlat(b []byte) ([]byte, error) {
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.UseNumber()
+	n, err := readNode(d)
+	if err != nil {
+		return nil, err
+	}
+	var out bytes.Buffer
+	n.write(&out, "")
+	return out.Bytes(), nil
+}
+
+// jsonNode is a parsed JSON value that keeps the order of object members.
+type jsonNode struct {
+	scalar []byte     // the encoded value, for a scalar
+	open   byte       // '[' or '{' for a container
+	keys   [][]byte   // encoded member names, for an object
+	kids   []jsonNode // elements or member values
+}
+
+func readNode(d *json.Decoder) (jsonNode, error) {
+	tok, err := d.Token()
+	if err != nil {
+		return jsonNode{}, err
+	}
+	delim, ok := tok.(json.Delim)
+	if !ok {
+		b, err := json.Marshal(tok)
+		return jsonNode{scalar: b}, err
+	}
+	n := jsonNode{open: byte(delim)}
+	for d.More() {
+		if n.open == '{' {
+			k, err := d.Token()
+			if err != nil {
+				return jsonNode{}, err
+			}
+			kb, err := json.Marshal(k)
+			if err != nil {
+				return jsonNode{}, err
+			}
+			n.keys = append(n.keys, kb)
+		}
+		kid, err := readNode(d)
+		if err != nil {
+			return jsonNode{}, err
+		}
+		n.kids = append(n.kids, kid)
+	}
+	_, err = d.Token() // the closing delimiter
+	return n, err
+}
+
+func (n jsonNode) flat() bool {
+	for _, k := range n.kids {
+		if k.open != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+func (n jsonNode) write(out *bytes.Buffer, indent string) {
+	if n.open == 0 {
+		out.Write(n.scalar)
+		return
+	}
+	closing := byte(']')
+	if n.open == '{' {
+		closing = '}'
+	}
+	out.WriteByte(n.open)
+	flat := n.flat()
+	inner := indent + "  "
+	for i, k := range n.kids {
+		switch {
+		case flat && i > 0:
+			out.WriteString(", ")
+		case !flat:
+			if i > 0 {
+				out.WriteByte(',')
+			}
+			out.WriteString("\n" + inner)
+		}
+		if n.open == '{' {
+			out.Write(n.keys[i])
+			out.WriteString(": ")
+		}
+		k.write(out, inner)
+	}
+	if !flat && len(n.kids) > 0 {
+		out.WriteString("\n" + indent)
+	}
+	out.WriteByte(closing)
 }

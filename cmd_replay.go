@@ -80,15 +80,7 @@ func runReplay(args []string, e env) error {
 func moveReason(err error) string {
 	var me *golf.MoveError
 	if errors.As(err, &me) {
-		s := me.Err.Error()
-		if me.Card != golf.NoCard {
-			s += " (" + me.Card.String()
-			if me.Onto != golf.NoCard {
-				s += " onto " + me.Onto.String()
-			}
-			s += ")"
-		}
-		return s
+		return me.Reason()
 	}
 	return err.Error()
 }

@@ -1,0 +1,5 @@
+//go:build race
+
+package golf
+
+const raceEnabled = true

@@ -1,0 +1,404 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/http/pprof"
+	"net/url"
+	"os"
+	"runtime"
+	rpprof "runtime/pprof"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"golfsolitaire/load"
+	"golfsolitaire/server"
+)
+
+// loadConfig is the load command's command line.
+type loadConfig struct {
+	url        string
+	serve      string
+	rooms      int
+	players    int
+	holes      int
+	duration   time.Duration
+	think      time.Duration
+	rate       float64
+	playerRate float64
+	idle       int
+	baseline   bool
+	json       bool
+	pprofAddr  string
+	cpuProfile string
+	seed       uint64
+}
+
+// loadReport is the load command's output (--json).
+type loadReport struct {
+	Store    string       `json:"store"`
+	Server   *load.Result `json:"server"`
+	Baseline *load.Result `json:"baseline,omitempty"`
+	// Ratio is the server's moves a second over the baseline's.
+	Ratio float64 `json:"ratio,omitempty"`
+}
+
+func runLoad(ctx context.Context, args []string, e env) error {
+	fs := flag.NewFlagSet("load", flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	var c loadConfig
+	fs.StringVar(&c.url, "url", "", "base URL of a running server on a loopback address, e.g. http://127.0.0.1:8080")
+	fs.StringVar(&c.serve, "serve", "", "start the server in this process instead, with the memory or redis store (REDIS_URL, default redis://127.0.0.1:6379/0)")
+	fs.IntVar(&c.rooms, "rooms", 10, "matches played at once")
+	fs.IntVar(&c.players, "players", 2, "players a room: 2 play match play, more stroke play")
+	fs.IntVar(&c.holes, "holes", 9, "holes a round")
+	fs.DurationVar(&c.duration, "duration", 10*time.Second, "how long to measure, after setup")
+	fs.DurationVar(&c.think, "think", 0, "pause before each move of each player")
+	fs.Float64Var(&c.rate, "rate", 0, "cap on moves a second over all players; 0 for none")
+	fs.Float64Var(&c.playerRate, "player-rate", -1, "cap on each connection's messages a second; default 9 (under the server's flood limit of 10/s), none with --serve (which lifts the limit)")
+	fs.IntVar(&c.idle, "idle", 0, "extra idle spectator connections; reports the server's memory per connection")
+	fs.BoolVar(&c.baseline, "baseline", false, "also run the same traffic against a bare WebSocket broadcast server and report the ratio")
+	fs.BoolVar(&c.json, "json", false, "print the report as JSON")
+	fs.StringVar(&c.pprofAddr, "pprof", "", "with --serve, serve net/http/pprof on this loopback address")
+	fs.StringVar(&c.cpuProfile, "cpuprofile", "", "write a CPU profile of this process (with --serve: server and load generator) to the file")
+	fs.Uint64Var(&c.seed, "seed", 0, "seed of the random moves; 0 for random")
+	if err := fs.Parse(args); err != nil {
+		return &exitError{code: 2}
+	}
+	if fs.NArg() > 0 {
+		return usageError("load: unexpected argument %q", fs.Arg(0))
+	}
+	if (c.url == "") == (c.serve == "") {
+		return usageError("load: give either --url or --serve")
+	}
+	if c.rooms < 1 || c.players < 1 || c.players > 8 || c.holes < 1 || c.duration <= 0 || c.idle < 0 {
+		return usageError("load: --rooms and --duration must be positive, --players 1 to 8, --idle not negative")
+	}
+	if c.pprofAddr != "" && !isLoopback(c.pprofAddr) {
+		return usageError("load: --pprof must be a loopback address")
+	}
+	if c.cpuProfile != "" {
+		f, err := os.Create(c.cpuProfile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := rpprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer rpprof.StopCPUProfile()
+	}
+
+	rep := loadReport{Store: "external"}
+	var memory func(context.Context) (load.Memory, error)
+	if c.serve != "" {
+		srv, err := startLoadServer(ctx, c, e)
+		if err != nil {
+			return err
+		}
+		defer srv.close()
+		c.url, rep.Store, memory = srv.url, c.serve, inProcessMemory
+		if c.playerRate < 0 {
+			c.playerRate = 0
+		}
+	} else {
+		u, err := url.Parse(c.url)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "ws") || !isLoopback(u.Host) {
+			return usageError("load: --url must be http:// on a loopback address (127.0.0.1, ::1 or localhost)")
+		}
+		if u.Scheme == "ws" {
+			u.Scheme = "http"
+		}
+		u.Path = strings.TrimSuffix(u.Path, "/ws")
+		c.url = strings.TrimRight(u.String(), "/")
+		memory = metricsMemory(c.url)
+		if c.playerRate < 0 {
+			c.playerRate = 9
+		}
+	}
+
+	cfg := load.Config{
+		URL: c.url, Rooms: c.rooms, Players: c.players, Holes: c.holes, Duration: c.duration,
+		Think: c.think, Rate: c.rate, PlayerRate: c.playerRate, Idle: c.idle, Seed: c.seed,
+	}
+	if c.idle > 0 {
+		cfg.Memory = memory
+	}
+	if !c.json {
+		fmt.Fprintf(e.stderr, "load: %d rooms x %d players against %s (%s store) for %s...\n", c.rooms, c.players, c.url, rep.Store, c.duration)
+	}
+	res, err := load.Run(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	rep.Server = res
+	if c.baseline {
+		base, err := runBaseline(ctx, cfg, e, c.json)
+		if err != nil {
+			return err
+		}
+		rep.Baseline = base
+		if base.MovesPerSec > 0 {
+			rep.Ratio = res.MovesPerSec / base.MovesPerSec
+		}
+	}
+	if c.json {
+		enc := json.NewEncoder(e.stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(rep)
+	}
+	printLoad(e.stdout, rep)
+	return nil
+}
+
+// runBaseline runs the same traffic against a load.Baseline on loopback.
+// Idle connections are not repeated.
+func runBaseline(ctx context.Context, cfg load.Config, e env, quiet bool) (*load.Result, error) {
+	b, err := load.NewBaseline(cfg.Players, cfg.Holes)
+	if err != nil {
+		return nil, err
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, err
+	}
+	hs := &http.Server{Handler: b, ReadHeaderTimeout: 10 * time.Second}
+	go hs.Serve(ln)
+	defer func() {
+		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		hs.Shutdown(sctx)
+		hs.Close()
+	}()
+	cfg.URL = "http://" + ln.Addr().String()
+	cfg.Idle, cfg.Memory = 0, nil
+	if !quiet {
+		fmt.Fprintf(e.stderr, "load: the same against the baseline at %s...\n", cfg.URL)
+	}
+	return load.Run(ctx, cfg)
+}
+
+// loadServer is a server started in this process for the load command.
+type loadServer struct {
+	url   string
+	close func()
+}
+
+func startLoadServer(ctx context.Context, c loadConfig, e env) (*loadServer, error) {
+	sc := serveConfig{roomTTL: time.Hour}
+	var cleanup func()
+	switch c.serve {
+	case "memory":
+	case "redis":
+		sc.redisURL = envDefault(e, "REDIS_URL", "redis://127.0.0.1:6379/0")
+		var b [6]byte
+		rand.Read(b[:])
+		sc.redisPrefix = "golf-load-" + hex.EncodeToString(b[:]) + ":"
+		cleanup = func() { deleteRedisPrefix(sc.redisURL, sc.redisPrefix) }
+	default:
+		return nil, usageError("load: --serve must be memory or redis")
+	}
+	st, err := openStore(sc)
+	if err != nil {
+		return nil, usageError("load: %v", err)
+	}
+	pctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	err = st.Ping(pctx)
+	cancel()
+	if err != nil {
+		st.Close()
+		return nil, fmt.Errorf("load: the %s store is not reachable: %w", c.serve, err)
+	}
+	// The load generator is one client per seat making moves as fast as it
+	// may: lift the flood limit rather than measure it.
+	unlimited := server.Rate{PerSecond: 1e6, Burst: 1e6}
+	srv, err := server.New(server.Options{
+		Store: st, Logger: slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
+		PlayerRate: unlimited, SpectatorRate: unlimited,
+	})
+	if err != nil {
+		st.Close()
+		return nil, err
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		st.Close()
+		return nil, err
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/", srv)
+	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	go hs.Serve(ln)
+	var ps *http.Server
+	if c.pprofAddr != "" {
+		pm := http.NewServeMux()
+		pm.HandleFunc("/debug/pprof/", pprof.Index)
+		pm.HandleFunc("/debug/pprof/profile", pprof.Profile)
+		pm.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
+		pm.HandleFunc("/debug/pprof/trace", pprof.Trace)
+		pl, err := net.Listen("tcp", c.pprofAddr)
+		if err != nil {
+			hs.Close()
+			st.Close()
+			return nil, err
+		}
+		ps = &http.Server{Handler: pm, ReadHeaderTimeout: 10 * time.Second}
+		go ps.Serve(pl)
+	}
+	return &loadServer{url: "http://" + ln.Addr().String(), close: func() {
+		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		srv.Close()
+		hs.Shutdown(sctx)
+		hs.Close()
+		if ps != nil {
+			ps.Close()
+		}
+		st.Close()
+		if cleanup != nil {
+			cleanup()
+		}
+	}}, nil
+}
+
+// deleteRedisPrefix removes every key of a load run.
+func deleteRedisPrefix(redisURL, prefix string) {
+	opt, err := redis.ParseURL(redisURL)
+	if err != nil {
+		return
+	}
+	rc := redis.NewClient(opt)
+	defer rc.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	iter := rc.Scan(ctx, 0, prefix+"*", 1000).Iterator()
+	var keys []string
+	for iter.Next(ctx) {
+		if keys = append(keys, iter.Val()); len(keys) >= 500 {
+			rc.Unlink(ctx, keys...)
+			keys = keys[:0]
+		}
+	}
+	if len(keys) > 0 {
+		rc.Unlink(ctx, keys...)
+	}
+}
+
+// isLoopback reports whether host[:port] names this machine only.
+func isLoopback(hostport string) bool {
+	host := hostport
+	if h, _, err := net.SplitHostPort(hostport); err == nil {
+		host = h
+	}
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// inProcessMemory is this process's memory after a collection. With
+// --serve it counts the load generator's connections as well as the
+// server's.
+func inProcessMemory(context.Context) (load.Memory, error) {
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	m := load.Memory{Go: ms.HeapInuse + ms.StackInuse}
+	if b, err := os.ReadFile("/proc/self/statm"); err == nil {
+		if f := strings.Fields(string(b)); len(f) > 1 {
+			pages, _ := strconv.ParseUint(f[1], 10, 64)
+			m.RSS = pages * uint64(os.Getpagesize())
+		}
+	}
+	return m, nil
+}
+
+// metricsMemory reads a server's memory from its /metrics.
+func metricsMemory(base string) func(context.Context) (load.Memory, error) {
+	return func(ctx context.Context) (load.Memory, error) {
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, base+"/metrics", nil)
+		if err != nil {
+			return load.Memory{}, err
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			return load.Memory{}, err
+		}
+		defer resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			return load.Memory{}, fmt.Errorf("GET /metrics: %s", resp.Status)
+		}
+		vals, err := parseMetrics(resp.Body, "process_resident_memory_bytes", "go_memstats_heap_inuse_bytes", "go_memstats_stack_inuse_bytes")
+		if err != nil {
+			return load.Memory{}, err
+		}
+		if _, ok := vals["process_resident_memory_bytes"]; !ok {
+			return load.Memory{}, errors.New("/metrics has no process_resident_memory_bytes")
+		}
+		return load.Memory{
+			RSS: uint64(vals["process_resident_memory_bytes"]),
+			Go:  uint64(vals["go_memstats_heap_inuse_bytes"] + vals["go_memstats_stack_inuse_bytes"]),
+		}, nil
+	}
+}
+
+// parseMetrics reads the named label-less samples of a Prometheus text
+// exposition.
+func parseMetrics(r io.Reader, names ...string) (map[string]float64, error) {
+	want := map[string]bool{}
+	for _, n := range names {
+		want[n] = true
+	}
+	out := map[string]float64{}
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	for sc.Scan() {
+		f := strings.Fields(sc.Text())
+		if len(f) < 2 || !want[f[0]] {
+			continue
+		}
+		v, err := strconv.ParseFloat(f[1], 64)
+		if err != nil {
+			return nil, fmt.Errorf("metric %s: %w", f[0], err)
+		}
+		out[f[0]] = v
+	}
+	return out, sc.Err()
+}
+
+func printLoad(w io.Writer, rep loadReport) {
+	show := func(name string, r *load.Result) {
+		fmt.Fprintf(w, "%s: %d rooms x %d players, %d connections, %.1fs\n", name, r.Rooms, r.Players, r.Connections, r.Seconds)
+		fmt.Fprintf(w, "  moves         %d (%.0f/s), %d rounds finished, %d dials\n", r.Moves, r.MovesPerSec, r.RoundsFinished, r.Dials)
+		fmt.Fprintf(w, "  move->ack     p50 %.2fms  p95 %.2fms  p99 %.2fms  max %.2fms\n", r.Ack.P50, r.Ack.P95, r.Ack.P99, r.Ack.Max)
+		fmt.Fprintf(w, "  move->update  p50 %.2fms  p95 %.2fms  p99 %.2fms  max %.2fms  (%d updates)\n", r.Update.P50, r.Update.P95, r.Update.P99, r.Update.Max, r.Update.N)
+		fmt.Fprintf(w, "  errors        %d\n", r.Errors)
+		for _, s := range r.ErrorSamples {
+			fmt.Fprintf(w, "    %s\n", s)
+		}
+	}
+	show("server ("+rep.Store+" store)", rep.Server)
+	if i := rep.Server.Idle; i != nil {
+		fmt.Fprintf(w, "  idle          %d connections: RSS %+.1f MiB (%.1f KiB each), Go heap+stacks %+.1f MiB (%.1f KiB each)\n",
+			i.Conns, (float64(i.After.RSS)-float64(i.Before.RSS))/(1<<20), i.RSSPerConn/1024,
+			(float64(i.After.Go)-float64(i.Before.Go))/(1<<20), i.GoPerConn/1024)
+	}
+	if rep.Baseline != nil {
+		show("baseline (bare WebSocket broadcast)", rep.Baseline)
+		fmt.Fprintf(w, "ratio: %.2f of the baseline's moves/s\n", rep.Ratio)
+	}
+}

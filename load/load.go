@@ -1,0 +1,603 @@
+package load
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"net/http"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"golfsolitaire/client"
+	"golfsolitaire/golf"
+	"golfsolitaire/match"
+	"golfsolitaire/protocol"
+)
+
+// Config describes a run. Zero fields take the documented defaults.
+type Config struct {
+	// URL is the server's base URL, e.g. "http://127.0.0.1:8080". Required.
+	URL string
+	// Rooms is how many matches are played at once; default 1.
+	Rooms int
+	// Players per room; default 2. Two players play match play, more play
+	// stroke play.
+	Players int
+	// Holes per round; default 9.
+	Holes int
+	// Duration is how long moves are measured, after setup; default 10s.
+	Duration time.Duration
+	// Think is the pause before each move of each player; default none.
+	Think time.Duration
+	// Rate caps moves a second over all players; 0 for no cap.
+	Rate float64
+	// PlayerRate caps each connection's messages a second, so that a
+	// server's flood limit is not hit; 0 for no cap.
+	PlayerRate float64
+	// Idle is how many extra spectator connections to hold open, in rooms
+	// of their own where nothing happens.
+	Idle int
+	// Memory, when set, is read before and after the idle connections open.
+	Memory func(ctx context.Context) (Memory, error)
+	// SetupTimeout bounds creating the rooms and opening the connections;
+	// default one minute plus 20ms a connection.
+	SetupTimeout time.Duration
+	// Concurrency is how many rooms (or idle connections) are set up at
+	// once; default 32.
+	Concurrency int
+	// HTTPClient is used for the API; default a client that keeps enough
+	// idle connections for Concurrency.
+	HTTPClient *http.Client
+	// Seed makes the moves repeatable; 0 for random.
+	Seed uint64
+}
+
+// Memory is a server's memory use.
+type Memory struct {
+	// RSS is the process's resident set size.
+	RSS uint64 `json:"rssBytes"`
+	// Go is the Go heap in use plus goroutine stacks.
+	Go uint64 `json:"goBytes"`
+}
+
+// Result is what a run measured.
+type Result struct {
+	URL     string `json:"url"`
+	Rooms   int    `json:"rooms"`
+	Players int    `json:"players"`
+	// Seconds is the measured window (moves made during setup do not
+	// count; there are none).
+	Seconds     float64 `json:"seconds"`
+	Moves       int64   `json:"moves"`
+	MovesPerSec float64 `json:"movesPerSec"`
+	// Ack is from sending a move to its ack; Update from sending a move to
+	// an opponent's connection receiving the event of that version.
+	Ack    Latency `json:"ack"`
+	Update Latency `json:"update"`
+	Errors int64   `json:"errors"`
+	// ErrorSamples are the first few errors.
+	ErrorSamples []string `json:"errorSamples,omitempty"`
+	// Connections is how many connections were open when play began
+	// (players and idle spectators); Dials counts every connection opened.
+	Connections int   `json:"connections"`
+	Dials       int64 `json:"dials"`
+	// RoundsFinished counts rounds played to the end (each is followed by
+	// a new room).
+	RoundsFinished int64       `json:"roundsFinished"`
+	Idle           *IdleResult `json:"idle,omitempty"`
+}
+
+// IdleResult is the memory the idle connections cost the server.
+type IdleResult struct {
+	Conns      int     `json:"conns"`
+	Before     Memory  `json:"before"`
+	After      Memory  `json:"after"`
+	RSSPerConn float64 `json:"rssPerConnBytes"`
+	GoPerConn  float64 `json:"goPerConnBytes"`
+}
+
+// runner is one run's shared state.
+type runner struct {
+	cfg     Config
+	api     *client.API
+	global  *pacer
+	started time.Time
+
+	moves  atomic.Int64
+	dials  atomic.Int64
+	rounds atomic.Int64
+	errs   atomic.Int64
+
+	mu      sync.Mutex
+	samples []string
+	ack     []time.Duration
+	update  []time.Duration
+}
+
+// Run sets up the rooms, plays for cfg.Duration and reports.
+func Run(ctx context.Context, cfg Config) (*Result, error) {
+	if cfg.URL == "" {
+		return nil, errors.New("load: a URL is required")
+	}
+	if cfg.Rooms <= 0 {
+		cfg.Rooms = 1
+	}
+	if cfg.Players <= 0 {
+		cfg.Players = 2
+	}
+	if cfg.Players > match.MaxSeats {
+		return nil, fmt.Errorf("load: at most %d players a room", match.MaxSeats)
+	}
+	if cfg.Holes <= 0 {
+		cfg.Holes = 9
+	}
+	if cfg.Duration <= 0 {
+		cfg.Duration = 10 * time.Second
+	}
+	if cfg.Concurrency <= 0 {
+		cfg.Concurrency = 32
+	}
+	if cfg.SetupTimeout <= 0 {
+		cfg.SetupTimeout = time.Minute + time.Duration(cfg.Rooms*cfg.Players+cfg.Idle)*20*time.Millisecond
+	}
+	if cfg.HTTPClient == nil {
+		cfg.HTTPClient = &http.Client{
+			Transport: &http.Transport{MaxIdleConnsPerHost: cfg.Concurrency, IdleConnTimeout: 30 * time.Second},
+			Timeout:   30 * time.Second,
+		}
+	}
+	r := &runner{cfg: cfg, api: &client.API{BaseURL: cfg.URL, HTTPClient: cfg.HTTPClient}, global: newPacer(cfg.Rate)}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+
+	setup, scancel := context.WithTimeout(ctx, cfg.SetupTimeout)
+	defer scancel()
+	rooms := make([]*room, cfg.Rooms)
+	err := forEach(setup, cfg.Rooms, cfg.Concurrency, func(ctx context.Context, i int) error {
+		rm, err := r.newRoom(ctx)
+		rooms[i] = rm
+		return err
+	})
+	defer func() {
+		for _, rm := range rooms {
+			rm.close()
+		}
+	}()
+	if err != nil {
+		return nil, fmt.Errorf("load: setting up rooms: %w", err)
+	}
+	res := &Result{URL: cfg.URL, Rooms: cfg.Rooms, Players: cfg.Players, Connections: cfg.Rooms * cfg.Players}
+	if cfg.Idle > 0 {
+		idle, conns, err := r.openIdle(setup)
+		defer func() {
+			for _, c := range conns {
+				if c != nil {
+					c.CloseNow()
+				}
+			}
+		}()
+		if err != nil {
+			return nil, fmt.Errorf("load: opening idle connections: %w", err)
+		}
+		res.Idle = idle
+		res.Connections += cfg.Idle
+	}
+	scancel()
+
+	r.started = time.Now()
+	play, pcancel := context.WithDeadline(ctx, r.started.Add(cfg.Duration))
+	defer pcancel()
+	var wg sync.WaitGroup
+	for i := range rooms {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			rooms[i] = r.roomLoop(play, rooms[i])
+		}()
+	}
+	wg.Wait()
+	elapsed := time.Since(r.started)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+
+	res.Seconds = elapsed.Seconds()
+	res.Moves = r.moves.Load()
+	res.MovesPerSec = float64(res.Moves) / res.Seconds
+	res.Ack = summarise(r.ack)
+	res.Update = summarise(r.update)
+	res.Errors = r.errs.Load()
+	res.ErrorSamples = r.samples
+	res.Dials = r.dials.Load()
+	res.RoundsFinished = r.rounds.Load()
+	return res, nil
+}
+
+// forEach runs f for 0..n-1, at most limit at once, and returns the first
+// error (which cancels the rest).
+func forEach(ctx context.Context, n, limit int, f func(ctx context.Context, i int) error) error {
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	sem := make(chan struct{}, limit)
+	var wg sync.WaitGroup
+	for i := 0; i < n; i++ {
+		select {
+		case sem <- struct{}{}:
+		case <-ctx.Done():
+		}
+		if ctx.Err() != nil {
+			break
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			if err := f(ctx, i); err != nil {
+				cancel(err)
+			}
+		}()
+	}
+	wg.Wait()
+	if err := context.Cause(ctx); err != nil {
+		return err
+	}
+	return nil
+}
+
+func (r *runner) fail(err error) {
+	r.errs.Add(1)
+	r.mu.Lock()
+	if len(r.samples) < 10 {
+		r.samples = append(r.samples, err.Error())
+	}
+	r.mu.Unlock()
+}
+
+// room is one match in play.
+type room struct {
+	code    string
+	players []*player
+	track   *tracker
+	drained sync.WaitGroup
+}
+
+// player is one seat's connection.
+type player struct {
+	c    *client.Conn
+	seat int
+	pace *pacer
+	rng  *rand.Rand
+	ack  []time.Duration
+}
+
+func (r *runner) settings() map[string]any {
+	format := match.Matchplay
+	if r.cfg.Players > 2 {
+		format = match.Stroke
+	}
+	return map[string]any{"holes": r.cfg.Holes, "format": format, "seats": r.cfg.Players, "holeClock": 0}
+}
+
+// newRoom creates a room, seats and connects every player and says ready,
+// which starts the round.
+func (r *runner) newRoom(ctx context.Context) (*room, error) {
+	g, err := r.api.CreateRoom(ctx, r.settings(), "p0")
+	if err != nil {
+		return nil, fmt.Errorf("create: %w", err)
+	}
+	grants := []protocol.SeatGrant{g}
+	for i := 1; i < r.cfg.Players; i++ {
+		g, err := r.api.Join(ctx, g.Code, fmt.Sprintf("p%d", i))
+		if err != nil {
+			return nil, fmt.Errorf("join: %w", err)
+		}
+		grants = append(grants, g)
+	}
+	rm := &room{code: g.Code, track: newTracker(r.cfg.Players - 1)}
+	for _, g := range grants {
+		c, err := client.Dial(ctx, r.cfg.URL, &client.Options{Room: g.Code, Token: g.Token, Buffer: 64})
+		if err != nil {
+			rm.close()
+			return nil, fmt.Errorf("dial: %w", err)
+		}
+		r.dials.Add(1)
+		seed := r.cfg.Seed
+		if seed == 0 {
+			seed = rand.Uint64()
+		}
+		p := &player{c: c, seat: c.Seat(), pace: newPacer(r.cfg.PlayerRate), rng: rand.New(rand.NewPCG(seed, uint64(c.Seat())))}
+		rm.players = append(rm.players, p)
+		rm.drained.Add(1)
+		go r.drain(rm, p)
+	}
+	for _, p := range rm.players {
+		if err := p.pace.take(ctx); err != nil {
+			rm.close()
+			return nil, err
+		}
+		if err := p.c.Ready(ctx, true); err != nil {
+			rm.close()
+			return nil, fmt.Errorf("ready: %w", err)
+		}
+	}
+	return rm, nil
+}
+
+// close drops the room's connections and waits for their readers.
+func (rm *room) close() {
+	if rm == nil {
+		return
+	}
+	for _, p := range rm.players {
+		p.c.CloseNow()
+	}
+	rm.drained.Wait()
+}
+
+// drain reads a player's updates, timing opponents' moves.
+func (r *runner) drain(rm *room, p *player) {
+	defer rm.drained.Done()
+	for m := range p.c.Updates() {
+		switch {
+		case m.Type == protocol.TypeEvent && m.Event != nil && m.Event.Kind == match.KindMove && m.Event.Seat != p.seat:
+			rm.track.received(m.V, time.Now())
+		case m.Type == protocol.TypeError:
+			r.fail(&client.Error{Code: m.Code, Message: m.Message})
+		}
+	}
+}
+
+// roomLoop plays rounds until ctx ends, each in a new room, and returns
+// the room in play at the end.
+func (r *runner) roomLoop(ctx context.Context, rm *room) *room {
+	for {
+		r.play(ctx, rm)
+		rm.close()
+		r.collect(rm)
+		if ctx.Err() != nil {
+			return nil
+		}
+		r.rounds.Add(1)
+		var err error
+		for rm = nil; rm == nil && ctx.Err() == nil; {
+			if rm, err = r.newRoom(ctx); err != nil && ctx.Err() == nil {
+				r.fail(err)
+				sleep(ctx, 100*time.Millisecond)
+			}
+		}
+		if rm == nil {
+			return nil
+		}
+	}
+}
+
+// collect moves a finished room's latencies to the run's.
+func (r *runner) collect(rm *room) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, p := range rm.players {
+		r.ack = append(r.ack, p.ack...)
+		p.ack = nil
+	}
+	r.update = append(r.update, rm.track.take()...)
+}
+
+// play runs every player of the room until the round is over or ctx ends.
+func (r *runner) play(ctx context.Context, rm *room) {
+	var wg sync.WaitGroup
+	for _, p := range rm.players {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r.player(ctx, rm, p)
+		}()
+	}
+	wg.Wait()
+}
+
+// player makes random legal moves on the player's own board, as the
+// player's latest view shows it, until the round is over.
+func (r *runner) player(ctx context.Context, rm *room, p *player) {
+	for ctx.Err() == nil {
+		v, err := p.c.WaitView(ctx, func(v *match.View) bool { return v.Status != match.Waiting })
+		if err != nil {
+			if ctx.Err() == nil {
+				r.fail(fmt.Errorf("room %s seat %d: %w", rm.code, p.seat, err))
+			}
+			return
+		}
+		if v.Status == match.Finished {
+			return
+		}
+		move, ok := pick(v.Board, p.rng)
+		if !ok {
+			// Done with this hole: wait for the others.
+			cur := p.c.Version()
+			if _, err := p.c.WaitView(ctx, func(*match.View) bool { return p.c.Version() > cur }); err != nil {
+				if ctx.Err() == nil {
+					r.fail(fmt.Errorf("room %s seat %d: %w", rm.code, p.seat, err))
+				}
+				return
+			}
+			continue
+		}
+		if sleep(ctx, r.cfg.Think) != nil || r.global.take(ctx) != nil || p.pace.take(ctx) != nil {
+			return
+		}
+		sent := time.Now()
+		ack, err := p.c.Move(ctx, v.Hole, move)
+		if err != nil {
+			if ctx.Err() != nil {
+				return
+			}
+			r.fail(fmt.Errorf("room %s seat %d move %s: %w", rm.code, p.seat, move, err))
+			select {
+			case <-p.c.Done():
+				return
+			default:
+			}
+			continue
+		}
+		p.ack = append(p.ack, time.Since(sent))
+		rm.track.sent(ack.V, sent)
+		r.moves.Add(1)
+	}
+}
+
+// pick chooses a legal move at random, or ok is false when the player has
+// nothing to play.
+func pick(b *match.Board, rng *rand.Rand) (move string, ok bool) {
+	if b == nil || b.Done {
+		return "", false
+	}
+	n := len(b.Playable)
+	if b.CanTurn {
+		n++
+	}
+	if b.CanRedeal {
+		n++
+	}
+	if n == 0 {
+		return "", false
+	}
+	i := rng.IntN(n)
+	switch {
+	case i < len(b.Playable):
+		return golf.PlayPile(b.Playable[i]).String(), true
+	case b.CanTurn && i == len(b.Playable):
+		return golf.Move{Action: golf.Turn}.String(), true
+	default:
+		return golf.Move{Action: golf.Redeal}.String(), true
+	}
+}
+
+// openIdle creates rooms where nothing happens and fills them with
+// spectators, reading the server's memory before and after.
+func (r *runner) openIdle(ctx context.Context) (*IdleResult, []*client.Conn, error) {
+	const perRoom = 100
+	n := r.cfg.Idle
+	res := &IdleResult{Conns: n}
+	if r.cfg.Memory != nil {
+		m, err := r.cfg.Memory(ctx)
+		if err != nil {
+			return nil, nil, fmt.Errorf("memory: %w", err)
+		}
+		res.Before = m
+	}
+	codes := make([]string, (n+perRoom-1)/perRoom)
+	err := forEach(ctx, len(codes), r.cfg.Concurrency, func(ctx context.Context, i int) error {
+		g, err := r.api.CreateRoom(ctx, r.settings(), "")
+		codes[i] = g.Code
+		return err
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	conns := make([]*client.Conn, n)
+	err = forEach(ctx, n, r.cfg.Concurrency*2, func(ctx context.Context, i int) error {
+		c, err := client.Dial(ctx, r.cfg.URL, &client.Options{Room: codes[i/perRoom], Buffer: 8})
+		conns[i] = c
+		if err == nil {
+			r.dials.Add(1)
+		}
+		return err
+	})
+	if err != nil {
+		return nil, conns, err
+	}
+	if r.cfg.Memory != nil {
+		// Let the server's allocations settle (and its collector run).
+		if err := sleep(ctx, 2*time.Second); err != nil {
+			return nil, conns, err
+		}
+		m, err := r.cfg.Memory(ctx)
+		if err != nil {
+			return nil, conns, fmt.Errorf("memory: %w", err)
+		}
+		res.After = m
+		res.RSSPerConn = (float64(m.RSS) - float64(res.Before.RSS)) / float64(n)
+		res.GoPerConn = (float64(m.Go) - float64(res.Before.Go)) / float64(n)
+	}
+	return res, conns, nil
+}
+
+// tracker matches a room's moves (version and time sent, known from the
+// ack) with the opponents receiving their events, whichever comes first.
+type tracker struct {
+	mu     sync.Mutex
+	want   int
+	moves  map[int64]*pending
+	newest int64
+	out    []time.Duration
+}
+
+type pending struct {
+	sent time.Time
+	recv []time.Time
+	got  int
+}
+
+func newTracker(want int) *tracker {
+	return &tracker{want: want, moves: map[int64]*pending{}}
+}
+
+func (t *tracker) entry(v int64) *pending {
+	e := t.moves[v]
+	if e == nil {
+		e = &pending{}
+		t.moves[v] = e
+		if v > t.newest {
+			t.newest = v
+		}
+		// Forget moves whose events never came (a closed connection).
+		if len(t.moves) > 256 {
+			for old := range t.moves {
+				if old < t.newest-128 {
+					delete(t.moves, old)
+				}
+			}
+		}
+	}
+	return e
+}
+
+// sent records that the move of version v was sent at.
+func (t *tracker) sent(v int64, at time.Time) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	e := t.entry(v)
+	e.sent = at
+	for _, r := range e.recv {
+		t.out = append(t.out, r.Sub(at))
+	}
+	e.recv = nil
+	if e.got >= t.want {
+		delete(t.moves, v)
+	}
+}
+
+// received records that an opponent received the event of version v.
+func (t *tracker) received(v int64, at time.Time) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	e := t.entry(v)
+	e.got++
+	if e.sent.IsZero() {
+		e.recv = append(e.recv, at)
+		return
+	}
+	t.out = append(t.out, at.Sub(e.sent))
+	if e.got >= t.want {
+		delete(t.moves, v)
+	}
+}
+
+func (t *tracker) take() []time.Duration {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	out := t.out
+	t.out = nil
+	return out
+}

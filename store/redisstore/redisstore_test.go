@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -311,4 +312,72 @@ func BenchmarkAppend(b *testing.B) {
 		defer client.Close()
 		run(b, client, p)
 	})
+}
+
+// TestPubSubReconnect kills the store's pub/sub connection on the Redis
+// side: go-redis reconnects and resubscribes, and the subscription goes on.
+// Entries published while it was away are lost; the subscriber sees the
+// gap and calls Since.
+func TestPubSubReconnect(t *testing.T) {
+	opts := redisOptions(t)
+	prefix := uniquePrefix()
+	t.Cleanup(func() { deletePrefix(t, opts, prefix) })
+	named := *opts
+	named.ClientName = "golftest-" + strings.Trim(prefix[len("golftest:"):], ":")
+	client := redis.NewClient(&named)
+	defer client.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	s := redisstore.New(client, redisstore.Options{Prefix: prefix})
+	defer s.Close()
+	const room = "RECONNECT"
+	if err := s.Create(ctx, room, nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	sub, err := s.Subscribe(ctx, room)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sub.Close()
+	channel := prefix + "{" + room + "}:events"
+	v := int64(1)
+	deadline := time.Now().Add(10 * time.Second)
+	for round := range 3 {
+		// Kill this store's pub/sub connection (and no one else's: other
+		// tests may share this Redis).
+		killed := 0
+		list, err := client.Do(ctx, "CLIENT", "LIST", "TYPE", "pubsub").Text()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, line := range strings.Split(list, "\n") {
+			fields := strings.Fields(line)
+			if !slices.Contains(fields, "name="+named.ClientName) {
+				continue
+			}
+			id := strings.TrimPrefix(fields[0], "id=")
+			if err := client.Do(ctx, "CLIENT", "KILL", "ID", id).Err(); err != nil {
+				t.Fatal(err)
+			}
+			killed++
+		}
+		if killed != 1 {
+			t.Fatalf("round %d: killed %d pub/sub connections, want 1", round, killed)
+		}
+		// Wait until the store's fan-out is back: Ping round-trips through it.
+		for s.Ping(ctx) != nil {
+			if time.Now().After(deadline) {
+				t.Fatal("pub/sub did not come back")
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		if n, _ := client.PubSubNumSub(ctx, channel).Result(); n[channel] != 1 {
+			t.Fatalf("round %d: %d subscribers of %s after reconnect, want 1", round, n[channel], channel)
+		}
+		v, err = s.Append(ctx, room, v, nil, []byte(fmt.Sprint("r", round)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		waitFor(t, sub, fmt.Sprint("r", round))
+	}
 }

@@ -1,0 +1,92 @@
+package load
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+	"time"
+
+	"golfsolitaire/match"
+)
+
+func TestPick(t *testing.T) {
+	tests := []struct {
+		name  string
+		board *match.Board
+		want  []string // every move pick may choose; none for ok false
+	}{
+		{"no board", nil, nil},
+		{"done", &match.Board{Done: true, Playable: []int{1}}, nil},
+		{"stuck", &match.Board{Playable: []int{}}, nil},
+		{"plays and turn", &match.Board{Playable: []int{2, 7}, CanTurn: true}, []string{"2", "7", "s"}},
+		{"redeal only", &match.Board{Playable: []int{}, CanRedeal: true}, []string{"r"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(1, 2))
+			seen := map[string]bool{}
+			for range 200 {
+				m, ok := pick(tt.board, rng)
+				if ok != (len(tt.want) > 0) {
+					t.Fatalf("pick = %q, %v", m, ok)
+				}
+				if ok {
+					seen[m] = true
+				}
+			}
+			for m := range seen {
+				if !slices.Contains(tt.want, m) {
+					t.Errorf("picked %q, want one of %q", m, tt.want)
+				}
+			}
+			if len(seen) != len(tt.want) {
+				t.Errorf("picked %v, want every one of %q", seen, tt.want)
+			}
+		})
+	}
+}
+
+func TestTracker(t *testing.T) {
+	base := time.Unix(1000, 0)
+	tr := newTracker(2)
+	tr.received(5, base.Add(3*time.Millisecond)) // before the ack
+	tr.sent(5, base)
+	tr.received(5, base.Add(4*time.Millisecond)) // after it
+	tr.sent(6, base)
+	tr.received(7, base) // a move never acked here
+	got := tr.take()
+	want := []time.Duration{3 * time.Millisecond, 4 * time.Millisecond}
+	if !slices.Equal(got, want) {
+		t.Errorf("latencies %v, want %v", got, want)
+	}
+	if _, ok := tr.moves[5]; ok {
+		t.Errorf("version 5 still pending after every opponent saw it")
+	}
+}
+
+func TestSummarise(t *testing.T) {
+	var ds []time.Duration
+	for i := 100; i >= 1; i-- {
+		ds = append(ds, time.Duration(i)*time.Millisecond)
+	}
+	got := summarise(ds)
+	want := Latency{N: 100, P50: 50, P95: 95, P99: 99, Max: 100}
+	if got != want {
+		t.Errorf("summarise = %+v, want %+v", got, want)
+	}
+	if (summarise(nil) != Latency{}) {
+		t.Errorf("summarise(nil) is not zero")
+	}
+}
+
+func TestBaselineViews(t *testing.T) {
+	for _, players := range []int{2, 3, 8} {
+		b, err := NewBaseline(players, 9)
+		if err != nil {
+			t.Fatalf("%d players: %v", players, err)
+		}
+		if len(b.views) != players || b.hole < 1 {
+			t.Errorf("%d players: %d views, hole %d", players, len(b.views), b.hole)
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/coder/websocket"
@@ -22,6 +23,9 @@ type conn struct {
 	token string
 	seat  int // set by the hub on attach; read by the hub only
 	send  chan []byte
+	// queued counts messages enqueued and not yet written (or dropped), so
+	// closeAfterFlush also waits for the one the writer is sending.
+	queued atomic.Int32
 
 	closeOnce sync.Once
 	closed    chan struct{}
@@ -30,10 +34,13 @@ type conn struct {
 // enqueue queues a message without ever blocking: a client whose buffer is
 // full is too slow and is disconnected.
 func (c *conn) enqueue(msg []byte) {
+	c.queued.Add(1)
 	select {
 	case <-c.closed:
+		c.queued.Add(-1)
 	case c.send <- msg:
 	default:
+		c.queued.Add(-1)
 		c.s.metrics.slowClosed.Inc()
 		c.close(websocket.StatusPolicyViolation, "too slow to read updates")
 	}
@@ -58,6 +65,7 @@ func (c *conn) writer(ctx context.Context) {
 			wctx, cancel := context.WithTimeout(ctx, c.s.opts.WriteTimeout)
 			err := c.ws.Write(wctx, websocket.MessageText, msg)
 			cancel()
+			c.queued.Add(-1)
 			if err != nil {
 				c.close(websocket.StatusGoingAway, "write failed")
 				return
@@ -151,10 +159,12 @@ func (c *conn) serve(ctx context.Context) {
 }
 
 // closeAfterFlush gives the writer a moment to send what is queued, then
-// closes.
+// closes. It waits for the message being written too: closing while the
+// writer is still sending the last one (the error saying why) would lose
+// it.
 func (c *conn) closeAfterFlush(code websocket.StatusCode, reason string) {
 	deadline := time.Now().Add(time.Second)
-	for len(c.send) > 0 && time.Now().Before(deadline) {
+	for c.queued.Load() > 0 && time.Now().Before(deadline) {
 		time.Sleep(5 * time.Millisecond)
 	}
 	c.close(code, reason)

@@ -21,7 +21,13 @@ import (
 // newTestServer starts a server on a real socket over the given store.
 func newTestServer(t *testing.T, st store.Store, mod ...func(*server.Options)) (*httptest.Server, *client.API) {
 	t.Helper()
-	opts := server.Options{Store: st, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), ResyncEvery: 200 * time.Millisecond}
+	// Test players move as fast as the loopback allows, far above the
+	// default limit (a hole can take more than its burst of 40 moves);
+	// tests of the limit itself set their own.
+	opts := server.Options{
+		Store: st, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), ResyncEvery: 200 * time.Millisecond,
+		PlayerRate: server.Rate{PerSecond: 2000, Burst: 2000},
+	}
 	for _, f := range mod {
 		f(&opts)
 	}

@@ -203,7 +203,7 @@ $('#undo').addEventListener('click', () => move('u'));
 $('#redeal').addEventListener('click', () => move('r'));
 $('#stand').addEventListener('click', () => {
   const b = board();
-  if (b && !b.done && confirm(t('play.standConfirm'))) send({ type: 'stand', hole: b.hole });
+  if (b && !b.done && (b.over || confirm(t('play.standConfirm')))) send({ type: 'stand', hole: b.hole });
 });
 $('#help-btn').addEventListener('click', toggleHelp);
 function toggleHelp() {
@@ -325,7 +325,7 @@ function renderWaiting(vw) {
       h('span', { class: 'tag' + (seat.ready ? ' ready' : '') }, seat.ready ? '✓ ' + t('room.ready') : '… ' + t('room.notReady'))));
   }
   const ready = $('#ready');
-  ready.hidden = you < 0 || you === 0;
+  ready.hidden = you < 0;
   ready.textContent = vw.seats[you]?.ready ? t('room.unreadyBtn') : t('room.readyBtn');
   const need = s.format === 'match' ? 2 : 1;
   const start = $('#start');
@@ -360,6 +360,7 @@ function renderPlay(vw) {
     if (b.done && vw.status === 'playing' && vw.progress.some((p) => !p.done)) msg += ' ' + t('play.waitOthers');
   }
   $('#outcome').textContent = msg;
+  root.dataset.board = b.done ? 'done' : b.over ? 'over' : 'live';
   $('#undo').hidden = !b.canUndo;
   $('#redeal').hidden = !b.canRedeal;
   $('#stand').hidden = b.done || vw.status !== 'playing';
@@ -374,12 +375,14 @@ function renderPlay(vw) {
       if (left === 10) { const live = $('#live'); live.setAttribute('aria-live', 'assertive'); say(clock.textContent); setTimeout(() => live.setAttribute('aria-live', 'polite'), 1500); }
     };
     clock.hidden = false;
+    clock.classList.remove('calm');
     tick();
     clockTimer = setInterval(tick, 1000);
   } else if (vw.settings.seats === 1) {
     clock.hidden = false;
     clock.textContent = t('play.practiceNoClock');
     clock.classList.remove('low');
+    clock.classList.add('calm');
   } else clock.hidden = true;
   const opp = $('#opponents');
   opp.replaceChildren();
@@ -416,9 +419,9 @@ function renderScores(vw) {
   const rows = st.rows.map((r) => h('tr', { 'data-testid': 'standing-' + r.seat },
     h('td', { 'data-testid': 'place-' + r.seat }, r.placeText), h('th', { scope: 'row' }, r.name),
     h('td', { class: parClass(r.toPar) }, r.toParText), h('td', {}, num(r.total)), h('td', {}, num(r.thru))));
-  $('#standings').replaceChildren(h('table', {}, h('caption', {}, t('score.standings')),
+  $('#standings').replaceChildren(h('div', { class: 'scroll-x' }, h('table', {}, h('caption', {}, t('score.standings')),
     h('thead', {}, h('tr', {}, ['score.place', 'score.player', 'score.toPar', 'score.total', 'score.thru'].map((k) => h('th', { scope: 'col' }, t(k))))),
-    h('tbody', {}, rows)));
+    h('tbody', {}, rows))));
   // Scorecard: holes across, par, strokes, totals.
   const n = Math.max(st.holes, ...st.rows.map((r) => r.scores.length));
   const holes = [...Array(n).keys()];
@@ -489,7 +492,7 @@ function chart(st) {
     g.append(svg('polyline', { points: s.pts.map(([i, v]) => `${x(i)},${y(v)}`).join(' '), fill: 'none', stroke: c, 'stroke-width': 2.5, 'stroke-dasharray': dashes[k % dashes.length] }));
     for (const [i, v] of s.pts.slice(1)) g.append(svg('circle', { cx: x(i), cy: y(v), r: 3, fill: c }));
     const last = s.pts[s.pts.length - 1];
-    g.append(svg('text', { x: x(last[0]) + 6, y: y(last[1]) + 4 + k * 2, 'font-size': 11, fill: c }, `${s.name} ${signed(last[1])}`));
+    g.append(svg('text', { x: x(last[0]) + 6, y: y(last[1]) + 4 + k * 12, 'font-size': 11, fill: c }, `${s.name} ${signed(last[1])}`));
   });
   return g;
 }

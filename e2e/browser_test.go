@@ -1,0 +1,257 @@
+package e2e_test
+
+import (
+	"context"
+	"fmt"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"golfsolitaire/server"
+	"golfsolitaire/store/memstore"
+	"golfsolitaire/web"
+)
+
+// chromium finds the browser: /usr/bin/chromium or one on PATH. Without one
+// the test skips, or fails when CI is set.
+func chromium(t *testing.T) string {
+	t.Helper()
+	for _, p := range []string{"/usr/bin/chromium", "/usr/bin/chromium-browser"} {
+		if _, err := os.Stat(p); err == nil {
+			return p
+		}
+	}
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "chrome"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	if os.Getenv("CI") != "" {
+		t.Fatal("Chromium is required when CI is set")
+	}
+	t.Skip("Chromium not found")
+	return ""
+}
+
+// newServer runs the real server, in memory, with the pages.
+func newServer(t *testing.T) *httptest.Server {
+	t.Helper()
+	srv, err := server.New(server.Options{
+		Store:          memstore.New(memstore.Options{}),
+		Pages:          web.New(web.Options{}),
+		QuickMatchWait: 2 * time.Second,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(srv)
+	t.Cleanup(func() {
+		ts.Close()
+		srv.Close()
+	})
+	return ts
+}
+
+// newBrowser starts a headless Chromium for the test and returns its
+// context; each player gets its own browser context (own storage) through
+// newPlayer.
+func newBrowser(t *testing.T) context.Context {
+	t.Helper()
+	path := chromium(t)
+	opts := []chromedp.ExecAllocatorOption{
+		chromedp.ExecPath(path),
+		chromedp.Flag("headless", true),
+		chromedp.Flag("no-sandbox", true),
+		chromedp.Flag("disable-gpu", true),
+		chromedp.Flag("disable-dev-shm-usage", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("no-first-run", true),
+		chromedp.Flag("no-default-browser-check", true),
+		chromedp.Flag("disable-extensions", true),
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.WindowSize(1280, 900),
+	}
+	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancel := chromedp.NewContext(alloc)
+	t.Cleanup(func() {
+		cancel()
+		cancelAlloc()
+	})
+	if err := chromedp.Do(ctx); err != nil { // start the browser
+		t.Fatal(err)
+	}
+	return ctx
+}
+
+// newPlayer opens a tab in a fresh browser context: its own cookies and
+// localStorage, like another person's browser.
+func newPlayer(t *testing.T, browser context.Context) context.Context {
+	t.Helper()
+	ctx, cancel := chromedp.NewContext(browser, chromedp.WithNewBrowserContext())
+	t.Cleanup(cancel)
+	if err := chromedp.Do(ctx); err != nil {
+		t.Fatal(err)
+	}
+	return ctx
+}
+
+// artifacts is where screenshots go: $ARTIFACTS_DIR, or the repository's
+// ignored artifacts/ directory.
+func artifacts(t *testing.T) string {
+	t.Helper()
+	dir := os.Getenv("ARTIFACTS_DIR")
+	if dir == "" {
+		dir = filepath.Join("..", "artifacts")
+	}
+	dir = filepath.Join(dir, "e2e", strings.ReplaceAll(t.Name(), "/", "_"))
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// shot saves a full-page screenshot as a test artifact.
+func shot(t *testing.T, ctx context.Context, name string) {
+	t.Helper()
+	b, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+	if err != nil {
+		t.Logf("screenshot %s: %v", name, err)
+		return
+	}
+	if err := os.WriteFile(filepath.Join(artifacts(t), name+".png"), b, 0o644); err != nil {
+		t.Log(err)
+	}
+}
+
+// do runs actions with a deadline.
+func do(t *testing.T, ctx context.Context, what string, actions ...chromedp.Action[chromedp.Void]) {
+	t.Helper()
+	tctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+	defer cancel()
+	if err := chromedp.Do(tctx, actions...); err != nil {
+		shot(t, ctx, "failed-"+sanitize(what))
+		t.Fatalf("%s: %v", what, err)
+	}
+}
+
+func sanitize(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
+			return r
+		}
+		return '-'
+	}, strings.ToLower(s))
+}
+
+// eval evaluates a script and decodes its value.
+func eval[T any](t *testing.T, ctx context.Context, script string) T {
+	t.Helper()
+	tctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	v, err := chromedp.Run(tctx, chromedp.Evaluate[T](script))
+	if err != nil {
+		t.Fatalf("eval %q: %v", script, err)
+	}
+	return v
+}
+
+// waitJS waits until the expression is true.
+// It retries across page navigations.
+func waitJS(t *testing.T, ctx context.Context, what, expr string) {
+	t.Helper()
+	deadline := time.Now().Add(12 * time.Second)
+	for {
+		tctx, cancel := context.WithDeadline(ctx, deadline)
+		_, err := chromedp.Run(tctx, chromedp.Poll[bool](expr, chromedp.WithPollingTimeout(time.Until(deadline)), chromedp.WithPollingInterval(20*time.Millisecond)))
+		cancel()
+		if err == nil {
+			return
+		}
+		if time.Now().After(deadline) || !navigating(err) {
+			shot(t, ctx, "failed-"+sanitize(what))
+			t.Fatalf("%s: %v", what, err)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// navigating reports whether err comes from a page that navigated away
+// while a script ran.
+func navigating(err error) bool {
+	s := err.Error()
+	return strings.Contains(s, "navigated") || strings.Contains(s, "Not attached") || strings.Contains(s, "context") && strings.Contains(s, "not found") || strings.Contains(s, "destroyed")
+}
+
+// boardState is what the player's page shows of its board.
+type boardState struct {
+	V        int    `json:"v"`
+	Status   string `json:"status"`
+	Playable []int  `json:"playable"`
+	CanTurn  bool   `json:"canTurn"`
+	Done     bool   `json:"done"`
+	Over     bool   `json:"over"`
+	Play     bool   `json:"play"`
+}
+
+const readBoard = `(() => {
+	const room = document.getElementById('room');
+	const cards = [...document.querySelectorAll('#my-board [data-move]')];
+	return {
+		v: Number(room.dataset.v || 0), status: room.dataset.status,
+		playable: cards.filter(c => c.dataset.move !== 's' && c.getAttribute('aria-disabled') === 'false').map(c => Number(c.dataset.move)),
+		canTurn: !!document.querySelector('#my-board [data-move="s"]:not([disabled])'),
+		done: room.dataset.board === 'done',
+		over: room.dataset.board === 'over',
+		play: !document.getElementById('play').hidden,
+	};
+})()`
+
+// playHole plays the player's current hole to its end: the lowest free
+// card that fits, else the stock. With keys it uses the keyboard (pile
+// number, Space); otherwise it clicks. after is called after each move.
+func playHole(t *testing.T, ctx context.Context, who string, keys bool, after func(n int)) {
+	t.Helper()
+	for n := 0; n < 200; n++ {
+		s := eval[boardState](t, ctx, readBoard)
+		if s.Done || s.Status != "playing" {
+			return
+		}
+		switch {
+		case s.Over:
+			// Practice (undo on) waits for the player to stand.
+			do(t, ctx, who+" stands", chromedp.Click(chromedp.CSS(`[data-testid=stand]`)))
+		case len(s.Playable) > 0 && keys && s.Playable[0] <= 10:
+			key := fmt.Sprint(s.Playable[0] % 10)
+			do(t, ctx, who+" presses "+key, chromedp.KeyEvent(key))
+		case len(s.Playable) > 0:
+			do(t, ctx, who+" clicks a card", chromedp.Click(chromedp.CSS(fmt.Sprintf(`#my-board [data-move="%d"]`, s.Playable[0]))))
+		case s.CanTurn && keys:
+			do(t, ctx, who+" presses space", chromedp.KeyEvent(" "))
+		case s.CanTurn:
+			do(t, ctx, who+" clicks the stock", chromedp.Click(chromedp.CSS(`#my-board [data-move="s"]`)))
+		default:
+			t.Fatalf("%s: nothing to play and the hole is not over: %+v", who, s)
+		}
+		waitJS(t, ctx, who+" sees the move", fmt.Sprintf(`Number(document.getElementById('room').dataset.v) > %d`, s.V))
+		if after != nil {
+			after(n)
+		}
+	}
+	t.Fatalf("%s: the hole did not end", who)
+}
+
+// void drops an action's value.
+func void[T any](a chromedp.Action[T]) chromedp.Action[chromedp.Void] {
+	return func(ctx context.Context, t *chromedp.Target) (chromedp.Void, error) {
+		_, err := a(ctx, t)
+		return chromedp.Void{}, err
+	}
+}

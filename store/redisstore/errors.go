@@ -49,7 +49,8 @@ func unavailable(err error) bool {
 		errors.Is(err, syscall.EPIPE) ||
 		errors.Is(err, redis.ErrClosed) ||
 		errors.Is(err, redis.ErrPoolTimeout) ||
-		errors.Is(err, redis.ErrPoolExhausted) {
+		errors.Is(err, redis.ErrPoolExhausted) ||
+		errors.Is(err, errConnLost) {
 		return true
 	}
 	var redisErr redis.Error

@@ -26,6 +26,9 @@ const (
 	pingTimeout = 5 * time.Second
 )
 
+// errConnLost ends a round trip whose connection broke.
+var errConnLost = errors.New("pub/sub connection lost")
+
 // fanout shares one pub/sub connection between all the subscriptions of a
 // Store: it subscribes a channel when its first local subscriber comes and
 // unsubscribes when the last one leaves, and one goroutine (run) hands each
@@ -46,7 +49,7 @@ type fanout struct {
 	// their channels; run holds it only while dispatching.
 	mu       sync.Mutex
 	channels map[string]map[*subscription]struct{}
-	pongs    map[string]chan struct{}
+	pongs    map[string]chan error // pending round trips by PING payload
 	closed   bool
 }
 
@@ -59,7 +62,7 @@ func newFanout(client redis.UniversalClient, buffer int) *fanout {
 		cancel:   cancel,
 		done:     make(chan struct{}),
 		channels: make(map[string]map[*subscription]struct{}),
-		pongs:    make(map[string]chan struct{}),
+		pongs:    make(map[string]chan error),
 	}
 	go f.run()
 	return f
@@ -83,6 +86,9 @@ func (f *fanout) run() {
 				_ = f.ps.Ping(f.ctx)
 				continue
 			}
+			// The connection is lost (or cannot be made): PINGs sent on
+			// it will not be answered.
+			f.failPings(err)
 			select {
 			case <-f.ctx.Done():
 				return
@@ -98,7 +104,7 @@ func (f *fanout) run() {
 		case *redis.Pong:
 			f.mu.Lock()
 			if c, ok := f.pongs[m.Payload]; ok {
-				close(c)
+				c <- nil
 				delete(f.pongs, m.Payload)
 			}
 			f.mu.Unlock()
@@ -130,17 +136,25 @@ func (f *fanout) dispatch(m *redis.Message) {
 	}
 }
 
-// roundTrip sends a PING through the pub/sub connection and waits for its
-// PONG. Redis answers a connection's commands in order, so once the PONG
-// is back every SUBSCRIBE sent before it is in effect.
-func (f *fanout) roundTrip(ctx context.Context) error {
-	if _, ok := ctx.Deadline(); !ok {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, pingTimeout)
-		defer cancel()
+// failPings ends the pending round trips with err.
+func (f *fanout) failPings(err error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for id, c := range f.pongs {
+		c <- fmt.Errorf("%w: %w", errConnLost, err)
+		delete(f.pongs, id)
 	}
+}
+
+// roundTrip sends a PING through the pub/sub connection and waits for its
+// PONG, at most pingTimeout. Redis answers a connection's commands in
+// order, so once the PONG is back every SUBSCRIBE sent before it is in
+// effect.
+func (f *fanout) roundTrip(ctx context.Context) error {
+	ctx, cancel := context.WithTimeout(ctx, pingTimeout)
+	defer cancel()
 	id := "golf-ping-" + strconv.FormatInt(f.pings.Add(1), 10)
-	pong := make(chan struct{})
+	pong := make(chan error, 1)
 	f.mu.Lock()
 	if f.closed {
 		f.mu.Unlock()
@@ -157,8 +171,8 @@ func (f *fanout) roundTrip(ctx context.Context) error {
 		return wrap("pub/sub ping", err)
 	}
 	select {
-	case <-pong:
-		return nil
+	case err := <-pong:
+		return wrap("pub/sub ping", err)
 	case <-f.ctx.Done():
 		return ErrClosed
 	case <-ctx.Done():
@@ -191,8 +205,14 @@ func (f *fanout) subscribe(ctx context.Context, channel string, decode func(stri
 		err = f.ps.Subscribe(ctx, channel)
 	}
 	f.opMu.Unlock()
-	if err == nil {
+	// If the connection breaks meanwhile, go-redis resubscribes on the new
+	// one before anything else is sent: try again.
+	for try := 0; err == nil; try++ {
 		err = f.roundTrip(ctx)
+		if err == nil || try == 2 || ctx.Err() != nil || !errors.Is(err, errConnLost) {
+			break
+		}
+		err = nil
 	}
 	if err != nil {
 		_ = sb.Close()

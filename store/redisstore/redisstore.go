@@ -42,7 +42,8 @@ var _ store.Store = (*Store)(nil)
 
 // New returns a Store using client, which may be a single node, Sentinel
 // or Cluster client. The caller keeps ownership of client: Close does not
-// close it. New does not talk to Redis; use Ping to check it.
+// close it. New returns at once: the pub/sub connection is made in the
+// background (and remade whenever it breaks); use Ping to check Redis.
 func New(client redis.UniversalClient, opts Options) *Store {
 	if opts.Prefix == "" {
 		opts.Prefix = "golf:"

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"os"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -365,7 +366,7 @@ func TestPubSubReconnect(t *testing.T) {
 			t.Fatalf("round %d: killed %d pub/sub connections, want 1", round, killed)
 		}
 		// Wait until the store's fan-out is back: Ping round-trips through it.
-		for s.Ping(ctx) != nil {
+		for !pingWithin(s, time.Second) {
 			if time.Now().After(deadline) {
 				t.Fatal("pub/sub did not come back")
 			}
@@ -380,4 +381,41 @@ func TestPubSubReconnect(t *testing.T) {
 		}
 		waitFor(t, sub, fmt.Sprint("r", round))
 	}
+}
+
+// TestCloseStopsGoroutines checks that Close ends the store's goroutines:
+// the receive loop and the subscriptions' context watchers.
+func TestCloseStopsGoroutines(t *testing.T) {
+	m := miniredis.RunT(t)
+	before := runtime.NumGoroutine()
+	client := redis.NewClient(&redis.Options{Addr: m.Addr()})
+	s := redisstore.New(client, redisstore.Options{})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	if err := s.Create(ctx, "G", nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	for range 5 {
+		if _, err := s.Subscribe(ctx, "G"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	client.Close()
+	deadline := time.Now().Add(5 * time.Second)
+	for runtime.NumGoroutine() > before {
+		if time.Now().After(deadline) {
+			buf := make([]byte, 1<<16)
+			t.Fatalf("%d goroutines left, %d before:\n%s", runtime.NumGoroutine(), before, buf[:runtime.Stack(buf, true)])
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+func pingWithin(s store.Store, d time.Duration) bool {
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	defer cancel()
+	return s.Ping(ctx) == nil
 }

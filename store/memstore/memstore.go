@@ -310,6 +310,9 @@ func (s *Store) Listings(ctx context.Context, limit int) ([]store.Listing, error
 	if s.closed {
 		return nil, ErrClosed
 	}
+	if limit <= 0 {
+		return []store.Listing{}, nil
+	}
 	now := s.opts.Now()
 	type seqListing struct {
 		seq int64

@@ -4,9 +4,13 @@
 package templates
 
 import (
+	"context"
 	"fmt"
+	"io"
 	"sort"
 	"strings"
+
+	"github.com/a-h/templ"
 
 	"golfsolitaire/golf"
 	"golfsolitaire/match"
@@ -282,4 +286,13 @@ func peaksStyle(shape string) string {
 		rows = 7
 	}
 	return fmt.Sprintf("--w:%d;--rows:%d", peakWidth(shape), rows)
+}
+
+// importMap writes the import map script. Its JSON is built by package web
+// from file names and hashes; "<" is escaped so it cannot end the script.
+func importMap(js string) templ.Component {
+	return templ.ComponentFunc(func(ctx context.Context, w io.Writer) error {
+		_, err := io.WriteString(w, `<script type="importmap">`+strings.ReplaceAll(js, "<", `\u003c`)+`</script>`)
+		return err
+	})
 }

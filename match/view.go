@@ -180,13 +180,21 @@ func (r *Room) safeStock(h *Hole) int {
 // bound or later are hidden (spectator view).
 func (r *Room) board(h *Hole, i, bound int) *Board {
 	vr := r.Settings.Variant
-	st := h.State(vr, i)
 	g := h.Games[i]
-	d := h.Deal(vr)
+	b := boardOf(h.Deal(vr), h.State(vr, i), g.Moves, bound, g.Done)
+	b.Seat, b.Hole, b.End = i, h.Number, g.End
+	return b
+}
+
+// boardOf draws a game from its state and moves. With bound >= 0, stock
+// cards at turn index bound or later are hidden. A done game lists no
+// playable piles.
+func boardOf(d *golf.Deal, st *golf.State, moves []golf.Move, bound int, done bool) *Board {
+	vr := d.Variant
 	b := &Board{
-		Seat: i, Hole: h.Number, Layout: d.Layout().Shape, StockLeft: st.StockLeft(), RedealsLeft: st.RedealsLeft(),
-		CardsLeft: st.CardsLeft(), Over: st.Over(), Cleared: st.Cleared(), Done: g.Done, End: g.End,
-		Score: st.Score(), Moves: len(g.Moves), Playable: []int{},
+		Layout: d.Layout().Shape, StockLeft: st.StockLeft(), RedealsLeft: st.RedealsLeft(),
+		CardsLeft: st.CardsLeft(), Over: st.Over(), Cleared: st.Cleared(), Done: done,
+		Score: st.Score(), Moves: len(moves), Playable: []int{},
 	}
 	for _, pile := range st.Piles() {
 		ps := make([]string, len(pile))
@@ -198,7 +206,7 @@ func (r *Room) board(h *Hole, i, bound int) *Board {
 		b.Piles = append(b.Piles, ps)
 	}
 	waste := st.Waste()
-	origins := wasteOrigins(d, g.Moves)
+	origins := wasteOrigins(d, moves)
 	b.Waste = make([]string, len(waste))
 	for j, c := range waste {
 		if bound >= 0 && j < len(origins) && origins[j] >= bound {
@@ -207,7 +215,7 @@ func (r *Room) board(h *Hole, i, bound int) *Board {
 			b.Waste[j] = c.String()
 		}
 	}
-	if !g.Done {
+	if !done {
 		for _, m := range st.Legal() {
 			switch m.Action {
 			case golf.Play:
@@ -218,9 +226,9 @@ func (r *Room) board(h *Hole, i, bound int) *Board {
 				b.CanRedeal = true
 			}
 		}
-		b.CanUndo = vr.Options.Undo && len(g.Moves) > 0
+		b.CanUndo = vr.Options.Undo && len(moves) > 0
 	}
-	for j := len(g.Moves) - 1; j >= 0 && g.Moves[j].Action == golf.Play; j-- {
+	for j := len(moves) - 1; j >= 0 && moves[j].Action == golf.Play; j-- {
 		b.Run++
 	}
 	return b

@@ -128,6 +128,7 @@ func (s *Server) routes() {
 	m.HandleFunc("GET /api/rooms/{code}", s.getRoom)
 	m.HandleFunc("POST /api/rooms/{code}/join", s.joinRoom)
 	m.HandleFunc("GET /api/rooms/{code}/records", s.getRecords)
+	m.HandleFunc("GET /api/rooms/{code}/holes/{hole}/replay", s.getReplay)
 	m.HandleFunc("POST /api/quickmatch", s.quickMatch)
 	m.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, protocol.ErrCodeBadMessage, "no such API endpoint")

@@ -150,3 +150,34 @@ func TestOneHoleMatch(t *testing.T) {
 		t.Errorf("revealed seed does not match the commitment")
 	}
 }
+
+func TestReplayEndpoint(t *testing.T) {
+	t.Parallel()
+	ctx := testCtx(t)
+	ts, api := newTestServer(t, memstore.New(memstore.Options{}))
+	g, err := api.CreateRoom(ctx, map[string]any{"format": "stroke", "seats": 1, "holes": 2}, "Solo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := dial(t, ctx, ts.URL, g.Code, g.Token)
+	if err := c.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	var rp match.Replay
+	if _, err := api.Call(ctx, http.MethodGet, "/api/rooms/"+g.Code+"/holes/1/replay?seat=0", nil, &rp); !client.IsCode(err, protocol.ErrCodeNotFinished) {
+		t.Fatalf("replay of a hole in play: %v, want not_finished", err)
+	}
+	playHole(t, ctx, c, 1)
+	if _, err := api.Call(ctx, http.MethodGet, "/api/rooms/"+g.Code+"/holes/1/replay?seat=0", nil, &rp); err != nil {
+		t.Fatal(err)
+	}
+	if len(rp.Boards) != len(rp.Moves)+1 || len(rp.Moves) == 0 {
+		t.Fatalf("replay has %d boards for %d moves", len(rp.Boards), len(rp.Moves))
+	}
+	if last := rp.Boards[len(rp.Boards)-1]; last.Score != rp.Score || last.Moves != len(rp.Moves) {
+		t.Errorf("last board scores %d after %d moves; replay says %d after %d", last.Score, last.Moves, rp.Score, len(rp.Moves))
+	}
+	if first := rp.Boards[0]; first.Moves != 0 || first.CardsLeft != 35 {
+		t.Errorf("first board: %+v", first)
+	}
+}

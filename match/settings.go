@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sync"
+	"sync/atomic"
 
 	"golfsolitaire/golf"
 )
@@ -128,9 +130,28 @@ type settingsAlias Settings
 
 // MarshalJSON writes the settings with the game and its options.
 func (s Settings) MarshalJSON() ([]byte, error) {
+	if b, ok := settingsCache.Load(s); ok {
+		return bytes.Clone(b.([]byte)), nil
+	}
 	a := settingsAlias(s)
-	return json.Marshal(settingsJSON{Game: s.Variant.Game, Options: s.Variant.Options.Map(s.Variant.Game), settingsAlias: &a})
+	b, err := json.Marshal(settingsJSON{Game: s.Variant.Game, Options: s.Variant.Options.Map(s.Variant.Game), settingsAlias: &a})
+	if err == nil && settingsCached.Add(1) <= maxSettingsCache {
+		settingsCache.Store(s, bytes.Clone(b))
+	}
+	return b, err
 }
+
+// settingsCache holds the JSON of settings already written, by value.
+// Every view, event and snapshot of a room carries its settings, which
+// never change, and building the options map was a large part of the cost
+// of sending a view. Few rooms have settings of their own, so the cache
+// stays small; past maxSettingsCache entries it stops growing.
+var (
+	settingsCache  sync.Map // Settings -> []byte
+	settingsCached atomic.Int64
+)
+
+const maxSettingsCache = 4096
 
 // UnmarshalJSON reads settings strictly: unknown fields are errors and
 // missing fields take DefaultSettings' values (the format's seat count when

@@ -58,7 +58,10 @@ type hub struct {
 	delayQ   []delayed
 	delayT   *time.Timer
 	listing  string
-	log      *slog.Logger
+	// listedKey is what h.listing was made from, once listed is true.
+	listed    bool
+	listedKey listingKey
+	log       *slog.Logger
 }
 
 // acquire returns the room's hub, starting it if needed. Call release when
@@ -395,8 +398,26 @@ type listingData struct {
 	Spectators bool           `json:"spectators"`
 }
 
+// listingKey is what a listing depends on besides the settings and the
+// seats' names, which never change once taken.
+type listingKey struct {
+	public bool
+	status match.Status
+	seats  int
+	hole   int
+}
+
 func (h *hub) updateListing() {
 	r := h.room
+	// Most events (moves) change nothing the lobby shows: do not encode
+	// the listing again for them.
+	key := listingKey{public: r.Settings.Public, status: r.Status, seats: len(r.Seats)}
+	if hole := r.CurrentHole(); hole != nil {
+		key.hole = hole.Number
+	}
+	if h.listed && key == h.listedKey {
+		return
+	}
 	var data []byte
 	if r.Settings.Public && r.Status != match.Finished {
 		ld := listingData{Code: r.Code, Settings: r.Settings, Status: r.Status, Spectators: r.Settings.Spectators, Seats: []string{}}
@@ -409,6 +430,7 @@ func (h *hub) updateListing() {
 		data, _ = json.Marshal(ld)
 	}
 	if string(data) == h.listing {
+		h.listed, h.listedKey = true, key
 		return
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
@@ -418,6 +440,7 @@ func (h *hub) updateListing() {
 		return
 	}
 	h.listing = string(data)
+	h.listed, h.listedKey = true, key
 	if r.Status == match.Finished {
 		if err := h.s.store.Expire(ctx, h.code, h.s.opts.FinishedTTL); err != nil {
 			h.log.Warn("expire failed", "err", err)

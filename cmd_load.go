@@ -54,6 +54,9 @@ type loadReport struct {
 	Baseline *load.Result `json:"baseline,omitempty"`
 	// Ratio is the server's moves a second over the baseline's.
 	Ratio float64 `json:"ratio,omitempty"`
+	// CPURatio is the server's moves per CPU second over the baseline's:
+	// with --serve both include the load generator's own work.
+	CPURatio float64 `json:"cpuRatio,omitempty"`
 }
 
 func runLoad(ctx context.Context, args []string, e env) error {
@@ -153,6 +156,9 @@ func runLoad(ctx context.Context, args []string, e env) error {
 		rep.Baseline = base
 		if base.MovesPerSec > 0 {
 			rep.Ratio = res.MovesPerSec / base.MovesPerSec
+		}
+		if base.MovesPerCPUSec > 0 {
+			rep.CPURatio = res.MovesPerCPUSec / base.MovesPerCPUSec
 		}
 	}
 	if c.json {
@@ -384,6 +390,7 @@ func printLoad(w io.Writer, rep loadReport) {
 	show := func(name string, r *load.Result) {
 		fmt.Fprintf(w, "%s: %d rooms x %d players, %d connections, %.1fs\n", name, r.Rooms, r.Players, r.Connections, r.Seconds)
 		fmt.Fprintf(w, "  moves         %d (%.0f/s), %d rounds finished, %d dials\n", r.Moves, r.MovesPerSec, r.RoundsFinished, r.Dials)
+		fmt.Fprintf(w, "  cpu           %.1fs of this process (%.0f moves per CPU second)\n", r.CPUSeconds, r.MovesPerCPUSec)
 		fmt.Fprintf(w, "  move->ack     p50 %.2fms  p95 %.2fms  p99 %.2fms  max %.2fms\n", r.Ack.P50, r.Ack.P95, r.Ack.P99, r.Ack.Max)
 		fmt.Fprintf(w, "  move->update  p50 %.2fms  p95 %.2fms  p99 %.2fms  max %.2fms  (%d updates)\n", r.Update.P50, r.Update.P95, r.Update.P99, r.Update.Max, r.Update.N)
 		fmt.Fprintf(w, "  errors        %d\n", r.Errors)
@@ -399,6 +406,6 @@ func printLoad(w io.Writer, rep loadReport) {
 	}
 	if rep.Baseline != nil {
 		show("baseline (bare WebSocket broadcast)", rep.Baseline)
-		fmt.Fprintf(w, "ratio: %.2f of the baseline's moves/s\n", rep.Ratio)
+		fmt.Fprintf(w, "ratio: %.2f of the baseline's moves/s; %.2f of its moves per CPU second\n", rep.Ratio, rep.CPURatio)
 	}
 }

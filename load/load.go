@@ -69,9 +69,15 @@ type Result struct {
 	Players int    `json:"players"`
 	// Seconds is the measured window (moves made during setup do not
 	// count; there are none).
-	Seconds     float64 `json:"seconds"`
-	Moves       int64   `json:"moves"`
-	MovesPerSec float64 `json:"movesPerSec"`
+	Seconds float64 `json:"seconds"`
+	// CPUSeconds is the CPU time this process used during the window:
+	// the load generator's, and the server's too when it runs in the same
+	// process. MovesPerCPUSec is the ratio, which other processes sharing
+	// the machine do not skew.
+	CPUSeconds     float64 `json:"cpuSeconds"`
+	MovesPerCPUSec float64 `json:"movesPerCpuSec"`
+	Moves          int64   `json:"moves"`
+	MovesPerSec    float64 `json:"movesPerSec"`
 	// Ack is from sending a move to its ack; Update from sending a move to
 	// an opponent's connection receiving the event of that version.
 	Ack    Latency `json:"ack"`
@@ -187,6 +193,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	scancel()
 
 	r.started = time.Now()
+	cpu0 := cpuTime()
 	play, pcancel := context.WithDeadline(ctx, r.started.Add(cfg.Duration))
 	defer pcancel()
 	var wg sync.WaitGroup
@@ -199,6 +206,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	}
 	wg.Wait()
 	elapsed := time.Since(r.started)
+	cpu := cpuTime() - cpu0
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -206,6 +214,9 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	res.Seconds = elapsed.Seconds()
 	res.Moves = r.moves.Load()
 	res.MovesPerSec = float64(res.Moves) / res.Seconds
+	if res.CPUSeconds = cpu.Seconds(); res.CPUSeconds > 0 {
+		res.MovesPerCPUSec = float64(res.Moves) / res.CPUSeconds
+	}
 	res.Ack = summarise(r.ack)
 	res.Update = summarise(r.update)
 	res.Errors = r.errs.Load()

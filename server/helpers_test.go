@@ -2,6 +2,7 @@ package server_test
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/binary"
 	"encoding/json"
@@ -11,6 +12,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -251,13 +253,20 @@ type recorder struct {
 // when positive, shrinks the socket's receive buffer.
 func (r *recorder) client(rcvbuf int) *http.Client {
 	d := net.Dialer{}
+	if rcvbuf > 0 {
+		// Before connecting, so the window offered is small from the start.
+		d.Control = func(network, address string, rc syscall.RawConn) error {
+			var serr error
+			err := rc.Control(func(fd uintptr) {
+				serr = syscall.SetsockoptInt(int(fd), syscall.SOL_SOCKET, syscall.SO_RCVBUF, rcvbuf)
+			})
+			return cmp.Or(err, serr)
+		}
+	}
 	return &http.Client{Transport: &http.Transport{DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
 		c, err := d.DialContext(ctx, network, addr)
 		if err != nil {
 			return nil, err
-		}
-		if rcvbuf > 0 {
-			c.(*net.TCPConn).SetReadBuffer(rcvbuf)
 		}
 		return &recConn{Conn: c, r: r}, nil
 	}}}

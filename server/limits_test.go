@@ -1,0 +1,336 @@
+package server_test
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+
+	"golfsolitaire/client"
+	"golfsolitaire/match"
+	"golfsolitaire/protocol"
+	"golfsolitaire/server"
+	"golfsolitaire/store"
+	"golfsolitaire/store/memstore"
+)
+
+// TestFlood: more messages than the rate limit get rate_limited, then the
+// socket is closed with 1008; the room is untouched and others still play.
+func TestFlood(t *testing.T) {
+	t.Parallel()
+	ctx := testCtx(t)
+	e := newEnv(t, func(o *server.Options) {
+		o.PlayerRate = server.Rate{PerSecond: 1, Burst: 5}
+		o.SpectatorRate = server.Rate{PerSecond: 1, Burst: 3}
+	})
+	g := e.create(t, ctx, stroke(2, 1, nil), "Ana", "Bo")
+	for _, tc := range []struct {
+		name  string
+		token string
+	}{{"player", g[0].Token}, {"spectator", ""}} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := dial(t, ctx, e.ts, g[0].Code, tc.token)
+			func() {
+				for range 20 {
+					if c.Ping(ctx) != nil {
+						break
+					}
+				}
+				var limited bool
+				for m := range c.Updates() {
+					if m.Type == protocol.TypeError && m.Code == protocol.ErrCodeRateLimited {
+						limited = true
+					}
+				}
+				if !limited {
+					t.Error("no rate_limited error before the close")
+				}
+				if s := websocket.CloseStatus(c.Err()); s != websocket.StatusPolicyViolation {
+					t.Errorf("closed with %v (%v), want 1008", s, c.Err())
+				}
+			}()
+		})
+	}
+	// Nothing but presence changed.
+	r := e.room(t, g[0].Code)
+	if r.Status != match.Waiting || r.Seats[0].Ready || r.Seats[1].Ready {
+		t.Errorf("room changed: %+v", r)
+	}
+	// Seat 0 flooded and left; seat 1 still gets answers.
+	c1 := dial(t, ctx, e.ts, g[1].Code, g[1].Token)
+	if err := c1.Ready(ctx, true); err != nil {
+		t.Fatal(err)
+	}
+	if got := e.metric(t, "golf_flood_closed_total"); got != "2" {
+		t.Errorf("golf_flood_closed_total = %q, want 2", got)
+	}
+}
+
+// TestSlowReader: a client that never reads while the room produces many
+// updates is disconnected with 1008; the room keeps working for the others.
+func TestSlowReader(t *testing.T) {
+	t.Parallel()
+	ctx := testCtx(t)
+	e := newEnv(t, func(o *server.Options) {
+		o.SendBuffer = 16
+		o.WriteTimeout = 2 * time.Second
+	})
+	g := e.create(t, ctx, stroke(3, 1, nil), "Ana", "Bo")
+	c0 := dial(t, ctx, e.ts, g[0].Code, g[0].Token)
+	c1 := dial(t, ctx, e.ts, g[1].Code, g[1].Token)
+	spec := dial(t, ctx, e.ts, g[0].Code, "")
+
+	// The slow client: hello, then never a read; a tiny socket buffer so
+	// the kernel does not absorb the updates for it.
+	rec := &recorder{name: "slow"}
+	slow, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(e.ts, "http")+"/ws", &websocket.DialOptions{HTTPClient: rec.client(2048)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer slow.CloseNow()
+	if err := slow.Write(ctx, websocket.MessageText, helloMsg(g[0].Code, "")); err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	for _, c := range []*client.Conn{c0, c1, spec} {
+		wg.Add(1)
+		go func() { // the others keep reading
+			defer wg.Done()
+			for range c.Updates() {
+			}
+		}()
+	}
+	defer wg.Wait()
+	defer func() {
+		for _, c := range []*client.Conn{c0, c1, spec} {
+			c.CloseNow()
+		}
+	}()
+	start := time.Now()
+	for i := 0; i%50 != 0 || e.metric(t, "golf_slow_clients_closed_total") != "1"; i++ {
+		if i > 5000 {
+			t.Fatal("the slow client was never dropped")
+		}
+		ready := i%2 == 0
+		if err := c1.Ready(ctx, ready); err != nil {
+			t.Fatalf("ready %d: %v", i, err)
+		}
+		// The others keep up: wait until they have seen it.
+		for _, c := range []*client.Conn{c0, spec} {
+			if _, err := c.WaitView(ctx, func(v *match.View) bool { return v.Seats[1].Ready == ready }); err != nil {
+				t.Fatalf("ready %d: %v", i, err)
+			}
+		}
+	}
+	t.Logf("dropped after %v (%d updates)", time.Since(start), int(e.room(t, g[0].Code).Version))
+	for i, c := range []*client.Conn{c0, c1, spec} {
+		select {
+		case <-c.Done():
+			t.Fatalf("connection %d was dropped instead: %v", i, c.Err())
+		default:
+		}
+	}
+	// The others carry on.
+	if err := c1.Ready(ctx, true); err != nil && !client.IsCode(err, protocol.ErrCodeNoChange) {
+		t.Fatal(err)
+	}
+	if err := c0.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []*client.Conn{c0, c1} {
+		if _, err := c.WaitView(ctx, func(v *match.View) bool { return v.Status == match.Playing }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := c0.Move(ctx, 1, "s"); err != nil {
+		t.Fatal(err)
+	}
+	// Reading now drains what was buffered, then the close: 1008.
+	for {
+		_, _, err = slow.Read(ctx)
+		if err != nil {
+			break
+		}
+	}
+	if s := websocket.CloseStatus(err); s != websocket.StatusPolicyViolation {
+		t.Errorf("slow client closed with %v (%v), want 1008", s, err)
+	}
+	waitFor(t, 5*time.Second, "connections to drop to 3", func() bool { return e.metric(t, "golf_connections") == "3" })
+}
+
+// TestOrigins: a handshake from a foreign origin is refused unless it
+// matches AllowedOrigins.
+func TestOrigins(t *testing.T) {
+	t.Parallel()
+	ctx := testCtx(t)
+	e := newEnv(t, func(o *server.Options) { o.AllowedOrigins = []string{"play.example.com", "*.golf.test"} })
+	code := e.create(t, ctx, stroke(2, 1, nil), "Ana")[0].Code
+	host := strings.TrimPrefix(e.ts, "http://")
+	tests := []struct {
+		origin string
+		ok     bool
+	}{
+		{"", true},
+		{"http://" + host, true},
+		{"https://play.example.com", true},
+		{"https://eu.golf.test", true},
+		{"https://evil.example.com", false},
+		{"https://play.example.com.evil.test", false},
+		{"https://golf.test.evil.test", false},
+		{"null", false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.origin, func(t *testing.T) {
+			h := http.Header{}
+			if tc.origin != "" {
+				h.Set("Origin", tc.origin)
+			}
+			c, err := client.Dial(ctx, e.ts, &client.Options{Room: code, HTTPHeader: h})
+			if tc.ok {
+				if err != nil {
+					t.Fatalf("refused: %v", err)
+				}
+				c.CloseNow()
+			} else if err == nil {
+				c.CloseNow()
+				t.Fatal("accepted a foreign origin")
+			} else if !strings.Contains(err.Error(), "403") {
+				t.Errorf("refused with %v, want 403", err)
+			}
+		})
+	}
+}
+
+// pingFails is a store whose Ping fails.
+type pingFails struct{ store.Store }
+
+func (pingFails) Ping(context.Context) error { return errors.New("down for maintenance") }
+
+// TestHealth: /healthz, /readyz with a working and a failing store, and
+// /metrics.
+func TestHealth(t *testing.T) {
+	t.Parallel()
+	ctx := testCtx(t)
+	e := newEnv(t)
+	ms := memstore.New(memstore.Options{})
+	defer ms.Close()
+	bad, _ := newTestServer(t, pingFails{ms})
+	get := func(url string) (int, string) {
+		t.Helper()
+		resp, err := http.Get(url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
+	}
+	if s, _ := get(e.ts + "/healthz"); s != 200 {
+		t.Errorf("healthz: %d", s)
+	}
+	if s, _ := get(e.ts + "/readyz"); s != 200 {
+		t.Errorf("readyz with a working store: %d", s)
+	}
+	if s, body := get(bad.URL + "/readyz"); s != 503 || !strings.Contains(body, protocol.ErrCodeUnavailable) {
+		t.Errorf("readyz with a failing store: %d %s", s, body)
+	}
+	g := e.create(t, ctx, stroke(1, 1, nil), "Solo")
+	c := e.startRoom(t, ctx, g)[0]
+	for range 3 {
+		if _, err := c.Move(ctx, 1, "s"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, body := get(e.ts + "/metrics")
+	for _, name := range []string{"golf_moves_total", "golf_move_seconds_count", "golf_rooms_active", "golf_connections", "golf_rooms_created_total", "golf_slow_clients_closed_total", "golf_flood_closed_total"} {
+		if !strings.Contains(body, "\n"+name+" ") {
+			t.Errorf("/metrics lacks %s", name)
+		}
+	}
+	if got := e.metric(t, "golf_moves_total"); got != "3" {
+		t.Errorf("golf_moves_total = %s, want 3", got)
+	}
+	if got, _ := strconv.Atoi(e.metric(t, "golf_connections")); got != 1 {
+		t.Errorf("golf_connections = %d, want 1", got)
+	}
+}
+
+// TestQuickMatch: two concurrent callers are paired into one new room;
+// a lone caller gets 204 after QuickMatchWait.
+func TestQuickMatch(t *testing.T) {
+	t.Parallel()
+	ctx := testCtx(t)
+	e := newEnv(t, func(o *server.Options) { o.QuickMatchWait = 300 * time.Millisecond })
+	t.Run("pair", func(t *testing.T) {
+		var wg sync.WaitGroup
+		grants := make([]protocol.SeatGrant, 2)
+		oks := make([]bool, 2)
+		for i, name := range []string{"Ana", "Bo"} {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				// Each retries until paired (the first may time out alone).
+				for try := 0; try < 20 && !oks[i]; try++ {
+					var err error
+					grants[i], oks[i], err = e.api.QuickMatch(ctx, name, nil)
+					if err != nil {
+						t.Error(err)
+						return
+					}
+				}
+			}()
+		}
+		wg.Wait()
+		if !oks[0] || !oks[1] {
+			t.Fatalf("not paired: %+v", grants)
+		}
+		if grants[0].Code != grants[1].Code || grants[0].Seat+grants[1].Seat != 1 || grants[0].Token == "" || grants[1].Token == "" {
+			t.Fatalf("grants %+v", grants)
+		}
+		r := e.room(t, grants[0].Code)
+		if len(r.Seats) != 2 || !r.Settings.AutoStart || r.Settings.Format != match.Matchplay {
+			t.Fatalf("room %+v", r)
+		}
+		// Both tokens work, and the seats are the ones granted.
+		for _, g := range grants {
+			if c := dial(t, ctx, e.ts, g.Code, g.Token); c.Seat() != g.Seat {
+				t.Errorf("seat %d, granted %d", c.Seat(), g.Seat)
+			}
+		}
+	})
+	t.Run("alone", func(t *testing.T) {
+		start := time.Now()
+		_, ok, err := e.api.QuickMatch(ctx, "Cy", map[string]any{"holes": 3})
+		if err != nil || ok {
+			t.Fatalf("ok %v, err %v; want 204", ok, err)
+		}
+		if d := time.Since(start); d < 300*time.Millisecond {
+			t.Errorf("answered after %v, before QuickMatchWait", d)
+		}
+		status, err := e.api.Call(ctx, "POST", "/api/quickmatch", map[string]any{"name": "Cy", "settings": map[string]any{"holes": 3}}, nil)
+		if err != nil || status != http.StatusNoContent {
+			t.Errorf("got %d %v, want 204", status, err)
+		}
+	})
+	t.Run("different settings", func(t *testing.T) {
+		var wg sync.WaitGroup
+		for i, holes := range []int{5, 6} {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				_, ok, err := e.api.QuickMatch(ctx, "P"+strconv.Itoa(i), map[string]any{"holes": holes})
+				if err != nil || ok {
+					t.Errorf("holes %d: paired %v, err %v", holes, ok, err)
+				}
+			}()
+		}
+		wg.Wait()
+	})
+}

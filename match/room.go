@@ -108,6 +108,11 @@ type Room struct {
 	Holes  []*Hole     `json:"holes"`
 	Past   []PastRound `json:"past,omitempty"`
 	Closed time.Time   `json:"closed,omitzero"`
+	// Tournament is the id of the tournament the room belongs to, or "".
+	// A tournament room plays the tournament's round seed, has no undo, no
+	// spectators, no rematch and no away rule for a lone player, and never
+	// shows its seed or records: the tournament reveals them when it is safe.
+	Tournament string `json:"tournament,omitempty"`
 }
 
 // Kind is the kind of an event.
@@ -135,8 +140,9 @@ type Event struct {
 	At   time.Time `json:"at"`
 	Seat int       `json:"seat"`
 	// create
-	Code     string    `json:"code,omitempty"`
-	Settings *Settings `json:"settings,omitempty"`
+	Code       string    `json:"code,omitempty"`
+	Settings   *Settings `json:"settings,omitempty"`
+	Tournament string    `json:"tournament,omitempty"`
 	// join
 	Name  string `json:"name,omitempty"`
 	Token string `json:"token,omitempty"`
@@ -174,7 +180,13 @@ func NewRoom(ev Event) (*Room, error) {
 	if ev.Code == "" {
 		return nil, fmt.Errorf("%w: room code missing", ErrBadEvent)
 	}
-	return &Room{Code: ev.Code, Settings: *ev.Settings, Created: ev.At, Version: 1, Status: Waiting, Round: 1}, nil
+	if ev.Tournament != "" {
+		s := ev.Settings
+		if s.Spectators || s.Public || s.Variant.Options.Undo || s.HoleClock != 0 {
+			return nil, fmt.Errorf("%w: a tournament room has no spectators, listing, undo or clock", ErrInvalid)
+		}
+	}
+	return &Room{Code: ev.Code, Settings: *ev.Settings, Created: ev.At, Version: 1, Status: Waiting, Round: 1, Tournament: ev.Tournament}, nil
 }
 
 // CurrentHole returns the hole in play (or the last one), nil before play.
@@ -405,6 +417,12 @@ func (r *Room) move(ev Event) ([]Notice, error) {
 	if err != nil {
 		return nil, err
 	}
+	// A resent move is a duplicate before anything else: the move that
+	// ended the hole (or the round), resent after a reconnect, must get
+	// the same answer, not hole_done.
+	if ev.Seq != 0 && ev.Seq <= s.LastSeq {
+		return nil, ErrDuplicate
+	}
 	if r.Status != Playing {
 		return nil, ErrNotPlaying
 	}
@@ -415,9 +433,6 @@ func (r *Room) move(ev Event) ([]Notice, error) {
 	g := h.Games[ev.Seat]
 	if g.Done {
 		return nil, ErrHoleDone
-	}
-	if ev.Seq != 0 && ev.Seq <= s.LastSeq {
-		return nil, ErrDuplicate
 	}
 	st := h.State(r.Settings.Variant, ev.Seat)
 	if err := st.Apply(ev.Move); err != nil {
@@ -529,7 +544,7 @@ func (r *Room) tick(at time.Time) ([]Notice, error) {
 // finished the hole.
 func (r *Room) graceDeadline(h *Hole, i int) (time.Time, bool) {
 	s := r.Seats[i]
-	if !s.Away || h.Games[i].Done {
+	if !s.Away || h.Games[i].Done || (r.Tournament != "" && len(r.Seats) == 1) {
 		return time.Time{}, false
 	}
 	last := s.AwaySince
@@ -596,6 +611,9 @@ func (r *Room) rematch(ev Event) error {
 	}
 	if r.Status != Finished {
 		return ErrNotFinished
+	}
+	if r.Tournament != "" {
+		return fmt.Errorf("%w: a tournament room has no rematch", ErrInvalid)
 	}
 	r.Past = append(r.Past, PastRound{Seed: r.Seed, Holes: r.Holes, Results: r.Standings()})
 	r.Round++

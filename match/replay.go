@@ -21,7 +21,7 @@ type Replay struct {
 // ok is false otherwise, or for an unknown hole or seat.
 func (r *Room) Replay(n, seat int) (Replay, bool) {
 	h := r.holeNumber(n)
-	if h == nil || !h.Done || seat < 0 || seat >= len(h.Games) {
+	if h == nil || !h.Done || r.Tournament != "" || seat < 0 || seat >= len(h.Games) {
 		return Replay{}, false
 	}
 	g := h.Games[seat]

@@ -100,7 +100,7 @@ func (r *Room) View(seat int) View {
 	if r.Status != Waiting {
 		v.Commitment = r.Seed.Commitment()
 	}
-	if r.Status == Finished {
+	if r.Status == Finished && r.Tournament == "" {
 		v.Seed = r.Seed.String()
 	}
 	h := r.CurrentHole()
@@ -356,7 +356,7 @@ func (r *Room) holeNumber(n int) *Hole {
 // stock cards): ok is false otherwise.
 func (r *Room) HoleRecords(n int) (recs []golf.Record, ok bool) {
 	h := r.holeNumber(n)
-	if h == nil || !h.Done {
+	if h == nil || !h.Done || r.Tournament != "" {
 		return nil, false
 	}
 	for i := range h.Games {

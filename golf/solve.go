@@ -85,6 +85,7 @@ type Solver struct {
 	path     []Move
 	inc      int
 	incLine  []Move
+	bestLine []Move
 }
 
 // rank indexes: 0 joker, 1-13 ranks, 14 no card (an empty waste).
@@ -205,17 +206,45 @@ func (s *Solver) solve(pos position, opt *SolveOptions) Solution {
 			h = hashRank(h, s.waste[i])
 		}
 	}
-	// The greedy line is the first incumbent.
+	// The greedy line is the fallback answer if the budget runs out.
 	s.path = s.path[:0]
 	s.inc = 1 << 30
 	s.greedy(pos.present, top, 0, pos.redeals)
-	s.nWaste = len(pos.waste)
-	s.cur, s.suffix = s.stock1, s.suffix1
-	s.path = s.path[:0]
-	s.search(pos.present, top, 0, pos.redeals, h)
-	sol := Solution{Best: s.inc, Exact: !s.aborted, Nodes: s.nodes, Moves: append([]Move{}, s.incLine...)}
+	best, bestLine := s.inc, append(s.bestLine[:0], s.incLine...)
+	s.bestLine = bestLine
+
+	// Iterative tightening from the optimistic side: each pass asks for a
+	// line scoring below the target T. A pass that finds one ends with the
+	// optimum (its incumbent starts at T and only falls); one that finds
+	// none proves the best score is at least its root bound, the next T.
+	t := 1 // first: is there a clear at all, and the best one
+	if r := s.relax(pos.present, top, 0, pos.redeals, s.suffix[0]); r > 0 {
+		t = r + 1
+	}
+	exact := false
+	for t <= best && !s.aborted {
+		s.nWaste = len(pos.waste)
+		s.cur, s.suffix = s.stock1, s.suffix1
+		s.path = s.path[:0]
+		s.inc = t
+		s.incLine = s.incLine[:0]
+		v, _ := s.search(pos.present, top, 0, pos.redeals, h)
+		if s.aborted {
+			break
+		}
+		if s.inc < t {
+			best, s.bestLine = s.inc, append(s.bestLine[:0], s.incLine...)
+			exact = true
+			break
+		}
+		t = max(v+1, t+1, best)
+	}
+	if !s.aborted && !exact {
+		exact = true // every pass failed up to the greedy score
+	}
+	sol := Solution{Best: best, Exact: exact && !s.aborted, Nodes: s.nodes, Moves: append([]Move{}, s.bestLine...)}
 	// A line that does not clear scores at least 1.
-	sol.Cleared = s.inc <= 0
+	sol.Cleared = best <= 0
 	return sol
 }
 
@@ -266,11 +295,11 @@ func (s *Solver) clearBound(present uint64, stockLeft, redeals int) int {
 
 // relax counts the tableau cards that can never be played even if every
 // card still to come from the stock were available at any time.
-func (s *Solver) relax(present uint64, top uint8, next, redeals int) int {
+func (s *Solver) relax(present uint64, top uint8, next, redeals int, stockRanks uint16) int {
 	if top == noneIdx {
 		return 0
 	}
-	avail := uint16(1)<<top | s.suffix[next]
+	avail := uint16(1)<<top | stockRanks
 	if redeals > 0 {
 		// After a redeal every card off the tableau comes round again.
 		avail |= s.ranksOf
@@ -421,11 +450,23 @@ func (s *Solver) search(present uint64, top uint8, next, redeals int, h uint64) 
 			return int(e.lower), false
 		}
 		lb = max(lb, int(e.lower))
-	} else if r := s.relax(present, top, next, redeals); r > 0 {
+	} else if r := s.relax(present, top, next, redeals, s.suffix[next]); r > 0 {
 		lb = max(lb, r)
 		if lb >= s.inc {
 			s.tt.store(present, k2, lb, false)
 			return lb, false
+		}
+	}
+	if s.inc <= 0 && s.neg && redeals == 0 {
+		// Only a clear with at least 1-inc stock cards left would do, so
+		// only the stock cards before those may be used.
+		end := len(s.cur) + s.inc - 1
+		var m uint16
+		for _, r := range s.cur[next:end] {
+			m |= 1 << r
+		}
+		if s.relax(present, top, next, 0, m) > 0 {
+			return s.inc, false
 		}
 	}
 

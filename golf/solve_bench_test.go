@@ -1,0 +1,32 @@
+package golf
+
+import "testing"
+
+func benchSolve(b *testing.B, game string, opts map[string]any) {
+	v, err := NewVariant(game, opts)
+	if err != nil {
+		b.Fatal(err)
+	}
+	const deals = 200
+	ds := make([]Deal, deals)
+	for i := range ds {
+		ds[i] = NewDeal(v, NumberedSeed(i+1))
+	}
+	var s Solver
+	var nodes int64
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		sol := s.Solve(&ds[i%deals], &SolveOptions{MaxNodes: 50_000_000})
+		nodes += sol.Nodes
+	}
+	b.ReportMetric(float64(nodes)/float64(b.N), "nodes/op")
+}
+
+func BenchmarkSolveGolf(b *testing.B)        { benchSolve(b, "golf", nil) }
+func BenchmarkSolveQueenOnKing(b *testing.B) { benchSolve(b, "golf", map[string]any{"kings": "queen-on-king"}) }
+func BenchmarkSolveWrap(b *testing.B)        { benchSolve(b, "golf", map[string]any{"kings": "wrap"}) }
+func BenchmarkSolveBlackHole(b *testing.B)   { benchSolve(b, "black-hole", nil) }
+func BenchmarkSolveAllInARow(b *testing.B)   { benchSolve(b, "all-in-a-row", nil) }
+func BenchmarkSolveTriPeaks(b *testing.B)    { benchSolve(b, "tripeaks", nil) }
+func BenchmarkSolvePyramid(b *testing.B)     { benchSolve(b, "pyramid-golf", nil) }
+func BenchmarkSolveDoubleGolf(b *testing.B)  { benchSolve(b, "double-golf", nil) }

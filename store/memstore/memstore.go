@@ -44,6 +44,8 @@ type Store struct {
 	subs      map[string]map[*sub]struct{} // by topic (roomTopic or listenTopic)
 	lastSweep time.Time
 	closed    bool
+
+	tour tournaments // tournament.go
 }
 
 var _ store.Store = (*Store)(nil)

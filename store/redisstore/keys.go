@@ -35,3 +35,14 @@ func (k keys) topic(topic string) string { return k.prefix + "topic:" + topic }
 func (k keys) roomKeys(room string) []string {
 	return []string{k.snapshot(room), k.log(room), k.listing(room)}
 }
+
+// tournamentOrder is the sorted set of listed tournament ids, by the order
+// they were first listed; tournamentData the hash of their listing data;
+// tournamentSeq the counter that orders them. One {hash tag} for the three.
+func (k keys) tournamentOrder() string { return k.prefix + "{tournaments}:order" }
+func (k keys) tournamentData() string  { return k.prefix + "{tournaments}:data" }
+func (k keys) tournamentSeq() string   { return k.prefix + "{tournaments}:seq" }
+
+// board is a tournament leaderboard: with the tournament's id, it shares
+// the {hash tag} of the tournament's snapshot and log.
+func (k keys) board(board string) string { return k.room(board) + "board" }

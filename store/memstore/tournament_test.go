@@ -1,0 +1,17 @@
+package memstore_test
+
+import (
+	"testing"
+
+	"golfsolitaire/store"
+	"golfsolitaire/store/memstore"
+	"golfsolitaire/store/storetest"
+)
+
+func TestTournamentContract(t *testing.T) {
+	storetest.RunTournaments(t, storetest.Backend{
+		New: func(t *testing.T, c storetest.Config) store.Store {
+			return memstore.New(memstore.Options{Now: c.Now})
+		},
+	})
+}

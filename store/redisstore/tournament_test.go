@@ -1,0 +1,18 @@
+package redisstore_test
+
+import (
+	"testing"
+
+	"golfsolitaire/store/storetest"
+)
+
+// TestTournamentContract runs the tournament contract on miniredis and,
+// when REDIS_URL is set, on that Redis with a unique key prefix.
+func TestTournamentContract(t *testing.T) {
+	t.Run("miniredis", func(t *testing.T) {
+		storetest.RunTournaments(t, miniredisBackend())
+	})
+	t.Run("redis", func(t *testing.T) {
+		storetest.RunTournaments(t, realBackend(t))
+	})
+}

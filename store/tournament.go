@@ -1,0 +1,36 @@
+package store
+
+import "context"
+
+// Scored is a leaderboard member with its score; lower scores rank first,
+// equal scores by member.
+type Scored struct {
+	Member string
+	Score  float64
+}
+
+// Tournaments keeps what tournaments need besides their event log and
+// snapshot, which live in a Store like a room's (under the tournament's
+// id): the list of tournaments and their leaderboards, sorted sets whose
+// score packs the total and the countback (package tourney), so that rank,
+// pages and "around me" are answered by the store.
+type Tournaments interface {
+	// SetTournament shows (data non-nil) or hides (nil) a tournament in
+	// the list of tournaments. Data is opaque (JSON from the server).
+	SetTournament(ctx context.Context, id string, data []byte) error
+	// TournamentList returns at most limit listed tournaments (none for
+	// limit <= 0), the one listed first (by its first SetTournament) first.
+	TournamentList(ctx context.Context, limit int) ([]Listing, error)
+
+	// SetScores adds or updates members of the leaderboard board.
+	SetScores(ctx context.Context, board string, scores ...Scored) error
+	// Rank returns a member's 0-based rank and score; ErrNotFound when the
+	// member is not on the board.
+	Rank(ctx context.Context, board, member string) (rank int64, score float64, err error)
+	// Range returns the members ranked start to stop (0-based, inclusive),
+	// best first; past the end it returns fewer (or none).
+	Range(ctx context.Context, board string, start, stop int64) ([]Scored, error)
+	// Count returns how many members have a score in [min, max]; the size
+	// of the board with -Inf, +Inf.
+	Count(ctx context.Context, board string, min, max float64) (int64, error)
+}

@@ -221,6 +221,7 @@ func (s *Solver) solve(pos position, opt *SolveOptions) Solution {
 	if r := s.relax(pos.present, top, 0, pos.redeals, s.suffix[0]); r > 0 {
 		t = r + 1
 	}
+	t = min(t, best)
 	exact := false
 	for t <= best && !s.aborted {
 		s.nWaste = len(pos.waste)
@@ -443,9 +444,12 @@ func (s *Solver) search(present uint64, top uint8, next, redeals int, h uint64) 
 	k2 := uint64(next) | uint64(top)<<8 | uint64(redeals)<<12 | h<<13
 	e := s.tt.find(present, k2)
 	if e != nil {
-		if e.exact {
+		if e.exact && int(e.lower) >= s.inc {
 			return int(e.lower), true
 		}
+		// An exact value below the incumbent is searched again (with the
+		// value as its bound, so it goes straight down a line reaching
+		// it) to make that line the incumbent.
 		if int(e.lower) >= s.inc {
 			return int(e.lower), false
 		}

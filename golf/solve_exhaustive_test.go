@@ -1,0 +1,193 @@
+package golf
+
+import (
+	"math/bits"
+	"math/rand/v2"
+	"testing"
+)
+
+// bruteBest is the best score from the state by plain exhaustive search
+// with the engine's own rules: no pruning, no memo.
+func bruteBest(s *State) int {
+	if s.Over() {
+		return s.Score()
+	}
+	best := 1 << 30
+	for _, m := range s.Legal() {
+		c := s.Clone()
+		if err := c.Apply(m); err != nil {
+			panic(err)
+		}
+		best = min(best, bruteBest(c))
+	}
+	return best
+}
+
+var solveVariants = []struct {
+	game string
+	opts map[string]any
+}{
+	{"golf", nil},
+	{"golf", map[string]any{"kings": "queen-on-king"}},
+	{"golf", map[string]any{"kings": "wrap"}},
+	{"golf", map[string]any{"freeStart": true}},
+	{"golf", map[string]any{"jokers": 1}},
+	{"golf", map[string]any{"jokers": 2, "kings": "wrap"}},
+	{"golf", map[string]any{"columns": 6}},
+	{"golf", map[string]any{"redeals": 1}},
+	{"golf", map[string]any{"redeals": 1, "kings": "wrap", "freeStart": true}},
+	{"golf", map[string]any{"negativeScore": false}},
+	{"golf", map[string]any{"negativeScore": false, "redeals": 1}},
+	{"double-golf", nil},
+	{"double-golf", map[string]any{"redeals": 1, "jokers": 2}},
+	{"tripeaks", nil},
+	{"pyramid-golf", map[string]any{"kings": "strict"}},
+	{"black-hole", nil},
+	{"all-in-a-row", nil},
+}
+
+// smallCase is a deal cut down to a few tableau cards and a short stock:
+// the engine state and the same position for the solver.
+func smallCase(v Variant, n int, rng *rand.Rand) (*Deal, *State, position) {
+	d := NewDeal(v, NumberedSeed(n))
+	st := NewState(&d)
+	l := d.layout
+	size := 4 + rng.IntN(7)
+	if !v.hasStock() {
+		size = 6 + rng.IntN(8)
+	}
+	var present uint64
+	for bits.OnesCount64(present) < size {
+		present |= 1 << rng.IntN(l.Positions)
+	}
+	st.present = present
+	short := min(int(st.nStock), rng.IntN(7))
+	if v.Options.Redeals > 0 {
+		short = min(short, 4)
+	}
+	st.nStock = uint8(short)
+	pos := position{v: v, lay: l, cards: &d.tableau, present: present,
+		waste: st.Waste(), stock: st.stock[:short], redeals: st.RedealsLeft()}
+	return &d, st, pos
+}
+
+func TestSolveMatchesExhaustive(t *testing.T) {
+	cases := 150
+	if testing.Short() {
+		cases = 40
+	}
+	var s Solver
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, sv := range solveVariants {
+		v, err := NewVariant(sv.game, sv.opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i < cases; i++ {
+			_, st, pos := smallCase(v, i+1, rng)
+			want := bruteBest(st.Clone())
+			sol := s.solve(pos, nil)
+			if !sol.Exact || sol.Best != want {
+				t.Fatalf("%s case %d: solver %d (exact %v), exhaustive %d", v, i, sol.Best, sol.Exact, want)
+			}
+			c := st.Clone()
+			for j, m := range sol.Moves {
+				if err := c.Apply(m); err != nil {
+					t.Fatalf("%s case %d: move %d %s: %v", v, i, j, m, err)
+				}
+			}
+			if !c.Over() || c.Score() != sol.Best || c.Cleared() != sol.Cleared {
+				t.Fatalf("%s case %d: line ends over=%v score %d cleared %v, solver says %d %v", v, i, c.Over(), c.Score(), c.Cleared(), sol.Best, sol.Cleared)
+			}
+		}
+	}
+}
+
+// TestSolveReplays solves real deals of every variant and replays the
+// returned record: it must be legal, end the game and score Best.
+func TestSolveReplays(t *testing.T) {
+	deals := 6
+	var s Solver
+	for _, sv := range solveVariants {
+		v, _ := NewVariant(sv.game, sv.opts)
+		for n := 1; n <= deals; n++ {
+			d := NewDeal(v, NumberedSeed(n))
+			sol := s.Solve(&d, &SolveOptions{MaxNodes: 300_000})
+			st, err := sol.Record(&d).Replay()
+			if err != nil {
+				t.Fatalf("%s deal %d: %v", v, n, err)
+			}
+			if !st.Over() || st.Score() != sol.Best || st.Cleared() != sol.Cleared {
+				t.Fatalf("%s deal %d: replay over=%v score %d, solver %d", v, n, st.Over(), st.Score(), sol.Best)
+			}
+		}
+	}
+}
+
+// TestSolveBudget: a tiny budget answers unknown with a legal line whose
+// score is no better than the exact answer.
+func TestSolveBudget(t *testing.T) {
+	v := DefaultVariant()
+	var s Solver
+	unknown := 0
+	for n := 1; n <= 20; n++ {
+		d := NewDeal(v, NumberedSeed(n))
+		quick := s.Solve(&d, &SolveOptions{MaxNodes: 2000})
+		full := s.Solve(&d, nil)
+		if !full.Exact {
+			t.Fatalf("deal %d: no budget yet not exact", n)
+		}
+		if quick.Exact && quick.Best != full.Best || quick.Best < full.Best {
+			t.Fatalf("deal %d: budget answer %d (exact %v), full %d", n, quick.Best, quick.Exact, full.Best)
+		}
+		if !quick.Exact {
+			unknown++
+		}
+		st, err := quick.Record(&d).Replay()
+		if err != nil || st.Score() != quick.Best || !st.Over() {
+			t.Fatalf("deal %d: budget line does not replay to %d: %v", n, quick.Best, err)
+		}
+	}
+	if unknown == 0 {
+		t.Fatal("a 2000-node budget never ran out")
+	}
+}
+
+// TestSolveUnclearableSound: no deal that Deal.Unclearable rejects is cleared
+// by the solver (a clear would prove the check unsound).
+func TestSolveUnclearableSound(t *testing.T) {
+	deals := 300
+	if testing.Short() {
+		deals = 60
+	}
+	var s Solver
+	for _, sv := range solveVariants {
+		v, _ := NewVariant(sv.game, sv.opts)
+		rejected := 0
+		for n := 1; n <= deals && rejected < 15; n++ {
+			d := NewDeal(v, NumberedSeed(n))
+			if !d.Unclearable() {
+				continue
+			}
+			rejected++
+			sol := s.Solve(&d, &SolveOptions{MaxNodes: 2_000_000})
+			if sol.Cleared {
+				t.Fatalf("%s deal %d: Unclearable, yet the solver clears it", v, n)
+			}
+		}
+	}
+}
+
+// TestSolveCleared: Cleared agrees with the score (a clear scores 0 or
+// below, anything else at least 1).
+func TestSolveCleared(t *testing.T) {
+	v, _ := NewVariant("golf", map[string]any{"kings": "wrap"})
+	var s Solver
+	for n := 1; n <= 10; n++ {
+		d := NewDeal(v, NumberedSeed(n))
+		sol := s.Solve(&d, nil)
+		if sol.Cleared != (sol.Best <= 0) {
+			t.Fatalf("deal %d: cleared %v best %d", n, sol.Cleared, sol.Best)
+		}
+	}
+}

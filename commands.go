@@ -4,4 +4,5 @@ package main
 var extraCommands = []command{
 	{name: "load", run: runLoad},
 	{name: "healthcheck", run: runHealthcheck},
+	{name: "solve", run: runSolve},
 }

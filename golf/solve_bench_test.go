@@ -22,11 +22,13 @@ func benchSolve(b *testing.B, game string, opts map[string]any) {
 	b.ReportMetric(float64(nodes)/float64(b.N), "nodes/op")
 }
 
-func BenchmarkSolveGolf(b *testing.B)        { benchSolve(b, "golf", nil) }
-func BenchmarkSolveQueenOnKing(b *testing.B) { benchSolve(b, "golf", map[string]any{"kings": "queen-on-king"}) }
-func BenchmarkSolveWrap(b *testing.B)        { benchSolve(b, "golf", map[string]any{"kings": "wrap"}) }
-func BenchmarkSolveBlackHole(b *testing.B)   { benchSolve(b, "black-hole", nil) }
-func BenchmarkSolveAllInARow(b *testing.B)   { benchSolve(b, "all-in-a-row", nil) }
-func BenchmarkSolveTriPeaks(b *testing.B)    { benchSolve(b, "tripeaks", nil) }
-func BenchmarkSolvePyramid(b *testing.B)     { benchSolve(b, "pyramid-golf", nil) }
-func BenchmarkSolveDoubleGolf(b *testing.B)  { benchSolve(b, "double-golf", nil) }
+func BenchmarkSolveGolf(b *testing.B) { benchSolve(b, "golf", nil) }
+func BenchmarkSolveQueenOnKing(b *testing.B) {
+	benchSolve(b, "golf", map[string]any{"kings": "queen-on-king"})
+}
+func BenchmarkSolveWrap(b *testing.B)       { benchSolve(b, "golf", map[string]any{"kings": "wrap"}) }
+func BenchmarkSolveBlackHole(b *testing.B)  { benchSolve(b, "black-hole", nil) }
+func BenchmarkSolveAllInARow(b *testing.B)  { benchSolve(b, "all-in-a-row", nil) }
+func BenchmarkSolveTriPeaks(b *testing.B)   { benchSolve(b, "tripeaks", nil) }
+func BenchmarkSolvePyramid(b *testing.B)    { benchSolve(b, "pyramid-golf", nil) }
+func BenchmarkSolveDoubleGolf(b *testing.B) { benchSolve(b, "double-golf", nil) }

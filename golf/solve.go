@@ -230,12 +230,13 @@ func (s *Solver) solve(pos position, opt *SolveOptions) Solution {
 		s.inc = t
 		s.incLine = s.incLine[:0]
 		v, _ := s.search(pos.present, top, 0, pos.redeals, h)
-		if s.aborted {
+		if s.inc < t && s.inc < best {
+			// A line below the target: the best score if the pass ended.
+			best, s.bestLine = s.inc, append(s.bestLine[:0], s.incLine...)
+			exact = !s.aborted
 			break
 		}
-		if s.inc < t {
-			best, s.bestLine = s.inc, append(s.bestLine[:0], s.incLine...)
-			exact = true
+		if s.aborted {
 			break
 		}
 		t = max(v+1, t+1, best)

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math/rand/v2"
 	"time"
 
 	"golfsolitaire/match"
@@ -232,14 +233,34 @@ func (h *hub) handle(c *command) {
 	}
 }
 
-// maxAttempts bounds retries when other instances keep appending first.
-const maxAttempts = 8
+// maxAttempts and contentionBudget bound retries when other instances
+// keep appending first: a hub tries at least maxAttempts times, and goes
+// on for up to contentionBudget. Catching up after a conflict (load,
+// decode, fan out) takes longer than a fast player or bot on another
+// instance needs for its next move, so a hub can lose many times in a row
+// while that player plays on; giving up after a fixed number of tries
+// refused legal moves as "unavailable". Past maxAttempts a short random
+// pause keeps the retries from hammering the store.
+const (
+	maxAttempts      = 8
+	contentionBudget = 2 * time.Second
+)
 
 // apply builds an event against the current state, applies it, and
 // appends it to the store with the expected version. On a conflict it
 // catches up with the store and tries again.
 func (h *hub) apply(ctx context.Context, build func(r *match.Room) (match.Event, error)) result {
-	for attempt := 0; attempt < maxAttempts; attempt++ {
+	start := time.Now()
+	for attempt := 0; attempt < maxAttempts || time.Since(start) < contentionBudget; attempt++ {
+		if attempt >= maxAttempts {
+			pause := time.NewTimer(rand.N(time.Duration(min(attempt, 20)) * time.Millisecond))
+			select {
+			case <-ctx.Done():
+				pause.Stop()
+				return result{v: h.room.Version, err: ctx.Err()}
+			case <-pause.C:
+			}
+		}
 		ev, err := build(h.room)
 		if err != nil {
 			return result{v: h.room.Version, err: err}

@@ -1,0 +1,538 @@
+package server_test
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/alicebob/miniredis/v2"
+	"github.com/redis/go-redis/v9"
+
+	"golfsolitaire/client"
+	"golfsolitaire/match"
+	"golfsolitaire/protocol"
+	"golfsolitaire/server"
+	"golfsolitaire/store"
+	"golfsolitaire/store/memstore"
+	"golfsolitaire/store/redisstore"
+)
+
+// This file holds what the multi-instance and failure tests share: the
+// stores they run on, server instances that can be stopped mid-test, and
+// players and watchers that count what they did and saw.
+
+// backend makes the stores of one test's server instances. Every store a
+// cluster returns shares the same rooms, as instances on one Redis do.
+type backend struct {
+	name string
+	new  func(t *testing.T) *cluster
+}
+
+// backends are the stores the multi-instance tests run on: the memory
+// store (one store shared by the instances in this process) and Redis (a
+// store of its own per instance, on the Redis at REDIS_URL under a key
+// prefix of the test's own, or else on a miniredis of the test's own).
+var backends = []backend{
+	{"memory", func(t *testing.T) *cluster {
+		st := memstore.New(memstore.Options{})
+		t.Cleanup(func() { st.Close() })
+		return &cluster{store: func(*testing.T) store.Store { return st }, inspect: st}
+	}},
+	{"redis", func(t *testing.T) *cluster {
+		r := newTestRedis(t)
+		return &cluster{store: r.store, inspect: r.store(t), own: true}
+	}},
+}
+
+// cluster gives the stores of a test's instances.
+type cluster struct {
+	// store returns the store for a new instance.
+	store func(t *testing.T) store.Store
+	// own is true when each instance has a store of its own, closed when
+	// the instance stops (as when its process exits).
+	own bool
+	// inspect is a store the test reads the rooms with.
+	inspect store.Store
+}
+
+// eachBackend runs f as a parallel subtest on every backend.
+func eachBackend(t *testing.T, f func(t *testing.T, cl *cluster)) {
+	t.Helper()
+	for _, b := range backends {
+		t.Run(b.name, func(t *testing.T) {
+			t.Parallel()
+			f(t, b.new(t))
+		})
+	}
+}
+
+// log returns the room's whole event log, checking that its versions run
+// from 1 without a gap.
+func (cl *cluster) log(t *testing.T, code string) []match.Logged {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	entries, err := cl.inspect.Since(ctx, code, 0)
+	if err != nil {
+		t.Fatalf("since 0: %v", err)
+	}
+	var out []match.Logged
+	for i, e := range entries {
+		if e.Version != int64(i+1) {
+			t.Fatalf("log entry %d has version %d", i, e.Version)
+		}
+		l, err := match.DecodeLogged(e.Data)
+		if err != nil {
+			t.Fatalf("log entry %d: %v", e.Version, err)
+		}
+		out = append(out, l)
+	}
+	return out
+}
+
+// room returns the room's stored state.
+func (cl *cluster) room(t *testing.T, code string) *match.Room {
+	t.Helper()
+	snap, err := cl.inspect.Load(context.Background(), code)
+	if err != nil {
+		t.Fatalf("load %s: %v", code, err)
+	}
+	r, err := match.DecodeRoom(snap.Data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// testRedis is the Redis of one test: REDIS_URL's with a key prefix of the
+// test's own (its keys deleted at the end), or a miniredis of its own.
+type testRedis struct {
+	opts   redis.Options
+	prefix string
+}
+
+func newTestRedis(t *testing.T) *testRedis {
+	t.Helper()
+	url := os.Getenv("REDIS_URL")
+	if url == "" {
+		m := miniredis.RunT(t)
+		return &testRedis{opts: redis.Options{Addr: m.Addr()}, prefix: "golf:"}
+	}
+	opts, err := redis.ParseURL(url)
+	if err != nil {
+		t.Fatalf("REDIS_URL: %v", err)
+	}
+	b := make([]byte, 6)
+	rand.Read(b)
+	r := &testRedis{opts: *opts, prefix: "golftest:server:" + hex.EncodeToString(b) + ":"}
+	// Registered first, so it runs after every store and server is closed.
+	t.Cleanup(func() { r.deleteKeys(t) })
+	return r
+}
+
+// store returns a new store with a client of its own, as a server
+// instance has; it is closed when the test ends.
+func (r *testRedis) store(t *testing.T) store.Store {
+	opts := r.opts
+	c := redis.NewClient(&opts)
+	st := redisstore.New(c, redisstore.Options{Prefix: r.prefix})
+	t.Cleanup(func() {
+		st.Close()
+		c.Close()
+	})
+	return st
+}
+
+func (r *testRedis) deleteKeys(t *testing.T) {
+	opts := r.opts
+	c := redis.NewClient(&opts)
+	defer c.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	var keys []string
+	iter := c.Scan(ctx, 0, r.prefix+"*", 500).Iterator()
+	for iter.Next(ctx) {
+		keys = append(keys, iter.Val())
+	}
+	if err := iter.Err(); err != nil {
+		t.Errorf("cleanup of %s*: %v", r.prefix, err)
+		return
+	}
+	if len(keys) > 0 {
+		if err := c.Unlink(ctx, keys...).Err(); err != nil {
+			t.Errorf("cleanup of %s*: %v", r.prefix, err)
+		}
+	}
+}
+
+// instance is one server instance behind its own HTTP server.
+type instance struct {
+	srv  *server.Server
+	ts   *httptest.Server
+	api  *client.API
+	url  string
+	st   store.Store
+	own  bool
+	once sync.Once
+}
+
+// startInstance starts a server over st. Stopping it (at the end of the
+// test at the latest) checks that its hubs and connections are gone.
+func startInstance(t *testing.T, st store.Store, own bool, mod ...func(*server.Options)) *instance {
+	t.Helper()
+	opts := server.Options{
+		Store: st, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), ResyncEvery: 200 * time.Millisecond,
+		PlayerRate: server.Rate{PerSecond: 2000, Burst: 2000},
+	}
+	for _, f := range mod {
+		f(&opts)
+	}
+	s, err := server.New(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := &instance{srv: s, ts: httptest.NewServer(s), st: st, own: own}
+	in.url = in.ts.URL
+	in.api = &client.API{BaseURL: in.url}
+	t.Cleanup(func() { in.stop(t) })
+	return in
+}
+
+// stop shuts the instance down as a deploy would: the HTTP server first,
+// then the server, which closes its WebSockets with 1001; with a store of
+// its own, the store too. Then every hub must stop and every connection
+// detach.
+func (in *instance) stop(t *testing.T) {
+	in.once.Do(func() {
+		in.ts.Close()
+		in.srv.Close()
+		deadline := time.Now().Add(5 * time.Second)
+		for {
+			rooms, conns := instanceMetric(in.srv, "golf_rooms_active"), instanceMetric(in.srv, "golf_connections")
+			if rooms == "0" && conns == "0" {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Errorf("stopped instance still has %s rooms and %s connections", rooms, conns)
+				break
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+		if in.own {
+			in.st.Close()
+		}
+	})
+}
+
+// instanceMetric reads a sample of the server's metrics through its
+// handler (its HTTP server may be closed).
+func instanceMetric(s *server.Server, name string) string {
+	rec := httptest.NewRecorder()
+	s.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/metrics", nil))
+	for _, line := range strings.Split(rec.Body.String(), "\n") {
+		if f := strings.Fields(line); len(f) == 2 && f[0] == name {
+			return f[1]
+		}
+	}
+	return ""
+}
+
+// readyz returns the status of GET /readyz.
+func (in *instance) readyz(ctx context.Context) int {
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, in.url+"/readyz", nil)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return 0
+	}
+	resp.Body.Close()
+	return resp.StatusCode
+}
+
+// seatPlayer plays one seat and counts the moves the server accepted, by
+// hole. Only one goroutine uses it.
+type seatPlayer struct {
+	name  string
+	c     *client.Conn
+	w     *watcher
+	moves map[int]int
+}
+
+func newSeatPlayer(name string, c *client.Conn) *seatPlayer {
+	p := &seatPlayer{name: name, c: c, w: newWatcher(name), moves: map[int]int{}}
+	p.w.follow(c)
+	return p
+}
+
+// reconnect dials url with Since = the last version seen, as a client
+// that lost its server does, and waits for the room's snapshot.
+func (p *seatPlayer) reconnect(t *testing.T, ctx context.Context, url, code, token string) {
+	t.Helper()
+	<-p.w.idle() // what the old connection received is counted
+	c, err := client.Dial(ctx, url, &client.Options{Room: code, Token: token, Since: p.c.Version()})
+	if err != nil {
+		t.Fatalf("%s: reconnect: %v", p.name, err)
+	}
+	t.Cleanup(func() { c.CloseNow() })
+	p.c = c
+	p.w.follow(c)
+	if _, err := c.WaitView(ctx, func(*match.View) bool { return true }); err != nil {
+		t.Fatalf("%s: no snapshot after reconnecting: %v", p.name, err)
+	}
+}
+
+// chooseMove is playHole's choice: the first playable pile, else turn the
+// stock, else redeal.
+func chooseMove(b *match.Board) string {
+	switch {
+	case len(b.Playable) > 0:
+		return itoa(b.Playable[0])
+	case b.CanTurn:
+		return "s"
+	case b.CanRedeal:
+		return "r"
+	}
+	return "s"
+}
+
+// board waits for the seat's board of hole h; over is true when the hole
+// is over for the seat (done, or the room moved on).
+func (p *seatPlayer) board(ctx context.Context, h int) (b *match.Board, over bool, err error) {
+	v, err := p.c.WaitView(ctx, func(v *match.View) bool {
+		return v.Status == match.Finished || v.Board != nil && v.Board.Hole >= h
+	})
+	if err != nil {
+		return nil, false, fmt.Errorf("%s: waiting for hole %d: %w", p.name, h, err)
+	}
+	if v.Status != match.Playing || v.Board == nil || v.Board.Hole > h || v.Board.Done {
+		return v.Board, true, nil
+	}
+	return v.Board, false, nil
+}
+
+// play plays hole h until it is over for the seat, or max moves when max
+// is positive. It reports whether the hole is over for the seat.
+func (p *seatPlayer) play(ctx context.Context, h, max int) (bool, error) {
+	for n := 0; max <= 0 || n < max; n++ {
+		b, over, err := p.board(ctx, h)
+		if err != nil || over {
+			return over, err
+		}
+		mv := chooseMove(b)
+		if _, err := p.c.Move(ctx, h, mv); err != nil {
+			if client.IsCode(err, protocol.ErrCodeHoleDone) || client.IsCode(err, protocol.ErrCodeWrongHole) ||
+				client.IsCode(err, protocol.ErrCodeNotPlaying) {
+				return true, nil
+			}
+			return false, fmt.Errorf("%s: hole %d, move %s: %w", p.name, h, mv, err)
+		}
+		p.moves[h]++
+	}
+	return false, nil
+}
+
+// playOut plays every hole left until the round is finished.
+func (p *seatPlayer) playOut(ctx context.Context) error {
+	for {
+		v, err := p.c.WaitView(ctx, func(v *match.View) bool { return v.Status != match.Waiting && v.Hole > 0 })
+		if err != nil {
+			return fmt.Errorf("%s: waiting for play: %w", p.name, err)
+		}
+		if v.Status == match.Finished {
+			return nil
+		}
+		h := v.Hole
+		if _, err := p.play(ctx, h, 0); err != nil {
+			return err
+		}
+		if _, err := p.c.WaitView(ctx, func(v *match.View) bool { return v.Status == match.Finished || v.Hole > h }); err != nil {
+			return fmt.Errorf("%s: waiting for the hole after %d: %w", p.name, h, err)
+		}
+	}
+}
+
+// watcher drains the Updates of a participant's connections (one after
+// the other, across reconnects) and checks that the versions it receives
+// follow each other: every event once, in order, none missed.
+type watcher struct {
+	name string
+
+	mu      sync.Mutex
+	last    int64
+	errs    []string
+	moves   map[[2]int]int // (seat, hole) -> move events received
+	notices map[string]int // "holeEnded 2", "roundEnded" -> received
+	done    chan struct{}  // closed when the current connection has ended
+}
+
+func newWatcher(name string) *watcher {
+	w := &watcher{name: name, moves: map[[2]int]int{}, notices: map[string]int{}, done: make(chan struct{})}
+	close(w.done)
+	return w
+}
+
+// follow starts draining c, which must be the only connection followed
+// now.
+func (w *watcher) follow(c *client.Conn) {
+	done := make(chan struct{})
+	w.mu.Lock()
+	w.done = done
+	w.mu.Unlock()
+	go func() {
+		defer close(done)
+		for m := range c.Updates() {
+			w.see(m)
+		}
+	}()
+}
+
+// idle is closed once the connection followed last has ended and all it
+// received is counted.
+func (w *watcher) idle() <-chan struct{} {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.done
+}
+
+func (w *watcher) see(m protocol.ServerMessage) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	switch m.Type {
+	case protocol.TypeSnapshot:
+		// The first snapshot sets the start; a later one (after a
+		// reconnect) comes after the events the client missed, at the
+		// version they led to.
+		if w.last != 0 && m.V != w.last {
+			w.errs = append(w.errs, fmt.Sprintf("snapshot at v%d after v%d", m.V, w.last))
+		}
+		w.last = max(w.last, m.V)
+	case protocol.TypeEvent:
+		if m.V != w.last+1 {
+			w.errs = append(w.errs, fmt.Sprintf("event v%d after v%d", m.V, w.last))
+		}
+		w.last = max(w.last, m.V)
+		if m.Event == nil {
+			return
+		}
+		if m.Event.Kind == match.KindMove {
+			w.moves[[2]int{m.Event.Seat, m.Event.Hole}]++
+		}
+		for _, n := range m.Event.Notices {
+			switch n.Kind {
+			case "holeEnded", "holeStarted":
+				w.notices[fmt.Sprintf("%s %d", n.Kind, n.Hole)]++
+			case "roundEnded", "started":
+				w.notices[n.Kind]++
+			}
+		}
+	}
+}
+
+// check reports the version errors seen and returns the last version.
+func (w *watcher) check(t *testing.T) int64 {
+	t.Helper()
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for _, e := range w.errs {
+		t.Errorf("%s: %s", w.name, e)
+	}
+	return w.last
+}
+
+// movesSeen returns how many move events of the seat and hole arrived.
+func (w *watcher) movesSeen(seat, hole int) int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.moves[[2]int{seat, hole}]
+}
+
+// checkRecords reads the room's records from the API and checks them
+// against the moves the players made: each record has exactly as many
+// moves as its player had accepted, and replays to the score the room
+// gave it. It returns the records.
+func checkRecords(t *testing.T, ctx context.Context, api *client.API, code string, players []*seatPlayer) server.Records {
+	t.Helper()
+	var recs server.Records
+	if _, err := api.Call(ctx, http.MethodGet, "/api/rooms/"+code+"/records", nil, &recs); err != nil {
+		t.Fatal(err)
+	}
+	if len(recs.Holes) == 0 {
+		t.Fatalf("no records: %+v", recs)
+	}
+	for _, h := range recs.Holes {
+		if len(h.Records) != len(players) {
+			t.Fatalf("hole %d: %d records for %d players", h.Number, len(h.Records), len(players))
+		}
+		for i, rec := range h.Records {
+			if got, want := len(rec.Moves), players[i].moves[h.Number]; got != want {
+				t.Errorf("hole %d, %s: the record has %d moves, the player had %d accepted", h.Number, players[i].name, got, want)
+			}
+			st, err := rec.Replay()
+			if err != nil {
+				t.Fatalf("hole %d, %s: the record does not replay: %v", h.Number, players[i].name, err)
+			}
+			if st.Score() != h.Scores[i] {
+				t.Errorf("hole %d, %s: the record scores %d, the room says %d", h.Number, players[i].name, st.Score(), h.Scores[i])
+			}
+		}
+	}
+	return recs
+}
+
+// standingsJSON is the standings a view shows, for comparing views.
+func standingsJSON(v *match.View) string {
+	b, _ := json.Marshal(v.Standings)
+	return string(b)
+}
+
+// waitFinished waits for the connection's view of the finished round.
+func waitFinished(t *testing.T, ctx context.Context, name string, c *client.Conn) *match.View {
+	t.Helper()
+	v, err := c.WaitView(ctx, func(v *match.View) bool { return v.Status == match.Finished })
+	if err != nil {
+		t.Fatalf("%s: waiting for the end: %v", name, err)
+	}
+	return v
+}
+
+// dialAt dials with options, closing the connection when the test ends.
+func dialAt(t *testing.T, ctx context.Context, url string, opts client.Options) *client.Conn {
+	t.Helper()
+	c, err := client.Dial(ctx, url, &opts)
+	if err != nil {
+		t.Fatalf("dial %s: %v", url, err)
+	}
+	t.Cleanup(func() { c.CloseNow() })
+	return c
+}
+
+// parallel runs the functions at once and returns their errors.
+func parallel(fs ...func() error) []error {
+	var wg sync.WaitGroup
+	errs := make([]error, len(fs))
+	for i, f := range fs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = f()
+		}()
+	}
+	wg.Wait()
+	var out []error
+	for _, err := range errs {
+		if err != nil {
+			out = append(out, err)
+		}
+	}
+	return out
+}

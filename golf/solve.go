@@ -73,6 +73,12 @@ type Solver struct {
 	cur     []uint8  // the stock being turned (stock1, or stock2 after a redeal)
 	suffix  []uint16 // suffix[i]: rank bits of cur[i:]
 	ranksOf uint16   // rank bits of every card off the tableau at the start
+	// The matching bound (see deficiency), for strict and queen-on-king
+	// without jokers or redeals.
+	match   bool
+	kingSup bool                 // a king on top takes a queen (queen-on-king)
+	rankPos [14]uint64           // positions holding each rank
+	count1  [][14]uint8          // count1[i][r]: cards of rank r in stock1[i:]
 	waste   [2*maxPack + MaxPositions]uint8
 	nWaste  int
 
@@ -178,6 +184,64 @@ func (s *Solver) setup(pos position) {
 	}
 	s.ranksOf |= s.suffix1[0]
 	s.cur, s.suffix = s.stock1, s.suffix1
+
+	o := pos.v.Options
+	s.match = k != Wrap && pos.redeals == 0 && o.Redeals == 0 && pos.v.Game != BlackHole && pos.v.Game != AllInARow
+	s.kingSup = k == QueenOnKing
+	s.rankPos = [14]uint64{}
+	for p := 0; p < s.n; p++ {
+		if s.rank[p] == 0 {
+			s.match = false // jokers
+		}
+		if s.rank[p] < 14 {
+			s.rankPos[s.rank[p]] |= 1 << p
+		}
+	}
+	for _, r := range s.stock1 {
+		if r == 0 {
+			s.match = false
+		}
+	}
+	if s.match {
+		s.count1 = append(s.count1[:0], make([][14]uint8, len(s.stock1)+1)...)
+		for i := len(s.stock1) - 1; i >= 0; i-- {
+			s.count1[i] = s.count1[i+1]
+			s.count1[i][s.stock1[i]]++
+		}
+	}
+}
+
+// deficiency is a lower bound on the tableau cards left at the end, from
+// a matching: every card played goes onto its own predecessor (the top
+// now, a stock card turned from stock1[next:end], or a tableau card played
+// earlier), and each of those takes at most one card. It is the number of
+// present cards no maximum matching of cards to possible predecessors can
+// cover (ranks form a line here, so a greedy matching is maximum).
+func (s *Solver) deficiency(present uint64, top uint8, next, end int) int {
+	var sup, dem [15]int
+	for r := 1; r <= 13; r++ {
+		c := bits.OnesCount64(present & s.rankPos[r])
+		dem[r] = c
+		sup[r] = c + int(s.count1[next][r]) - int(s.count1[end][r])
+	}
+	sup[top]++
+	if !s.kingSup {
+		sup[13] = 0 // nothing goes on a king
+	}
+	def := 0
+	for r := 1; r <= 13; r++ {
+		d := dem[r]
+		a := min(d, sup[r-1])
+		sup[r-1] -= a
+		d -= a
+		if r < 13 {
+			b := min(d, sup[r+1])
+			sup[r+1] -= b
+			d -= b
+		}
+		def += d
+	}
+	return def
 }
 
 func suffixRanks(dst []uint16, st []uint8) []uint16 {
@@ -462,7 +526,19 @@ func (s *Solver) search(present uint64, top uint8, next, redeals int, h uint64) 
 			return lb, false
 		}
 	}
+	if s.match && top != noneIdx && e == nil && lb < s.inc {
+		if d := s.deficiency(present, top, next, len(s.cur)); d > 0 {
+			lb = max(lb, d)
+			if lb >= s.inc {
+				s.tt.store(present, k2, lb, false)
+				return lb, false
+			}
+		}
+	}
 	if s.inc <= 0 && s.neg && redeals == 0 {
+		if s.match && top != noneIdx && s.deficiency(present, top, next, len(s.cur)+s.inc-1) > 0 {
+			return s.inc, false
+		}
 		// Only a clear with at least 1-inc stock cards left would do, so
 		// only the stock cards before those may be used.
 		end := len(s.cur) + s.inc - 1

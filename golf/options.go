@@ -279,24 +279,67 @@ type orderedOptions struct {
 }
 
 func (x orderedOptions) MarshalJSON() ([]byte, error) {
-	m := x.o.Map(x.g)
-	var b strings.Builder
-	b.WriteByte('{')
+	return x.o.AppendJSON(make([]byte, 0, 128), x.g), nil
+}
+
+// AppendJSON appends the options that apply to the game as a JSON object,
+// in the documented order (the form of records and settings), without
+// building a map: rooms write their settings into every view they send.
+func (o Options) AppendJSON(b []byte, g Game) []byte {
+	b = append(b, '{')
 	first := true
-	for _, name := range optionOrder {
-		v, ok := m[name]
-		if !ok {
-			continue
-		}
+	key := func(name string) {
 		if !first {
-			b.WriteString(", ")
+			b = append(b, ", "...)
 		}
 		first = false
-		vb, _ := json.Marshal(v)
-		fmt.Fprintf(&b, "%q: %s", name, vb)
+		b = append(b, '"')
+		b = append(b, name...)
+		b = append(b, `": `...)
 	}
-	b.WriteByte('}')
-	return []byte(b.String()), nil
+	for _, name := range optionOrder {
+		if !g.Applies(name) {
+			continue
+		}
+		switch name {
+		case OptKings:
+			key(name)
+			b = strconv.AppendQuote(b, string(o.Kings))
+		case OptFreeStart:
+			key(name)
+			b = strconv.AppendBool(b, o.FreeStart)
+		case OptJokers:
+			key(name)
+			b = strconv.AppendInt(b, int64(o.Jokers), 10)
+		case OptColumns:
+			key(name)
+			b = strconv.AppendInt(b, int64(o.Columns), 10)
+		case OptRedeals:
+			key(name)
+			b = strconv.AppendInt(b, int64(o.Redeals), 10)
+		case OptUndo:
+			if o.Undo {
+				key(name)
+				b = append(b, "true"...)
+			}
+		case OptNegativeScore:
+			key(name)
+			b = strconv.AppendBool(b, o.NegativeScore)
+		}
+	}
+	return append(b, '}')
+}
+
+// OptionsJSON writes a game's options with Options.AppendJSON; embed it in
+// a struct to give the options their record form.
+type OptionsJSON struct {
+	Game    Game
+	Options Options
+}
+
+// MarshalJSON implements json.Marshaler.
+func (x OptionsJSON) MarshalJSON() ([]byte, error) {
+	return x.Options.AppendJSON(make([]byte, 0, 128), x.Game), nil
 }
 
 // Variant is a game together with its options: everything needed, with a

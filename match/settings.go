@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"sync"
-	"sync/atomic"
 
 	"golfsolitaire/golf"
 )
@@ -121,6 +119,13 @@ func (s Settings) Solo() bool { return s.Seats == 1 }
 func (s Settings) Par() int { return 5 * s.Holes }
 
 type settingsJSON struct {
+	Game    golf.Game        `json:"game"`
+	Options golf.OptionsJSON `json:"options"`
+	*settingsAlias
+}
+
+// settingsIn is settingsJSON as read: options by name, checked by golf.
+type settingsIn struct {
 	Game    golf.Game      `json:"game"`
 	Options map[string]any `json:"options"`
 	*settingsAlias
@@ -130,28 +135,9 @@ type settingsAlias Settings
 
 // MarshalJSON writes the settings with the game and its options.
 func (s Settings) MarshalJSON() ([]byte, error) {
-	if b, ok := settingsCache.Load(s); ok {
-		return bytes.Clone(b.([]byte)), nil
-	}
 	a := settingsAlias(s)
-	b, err := json.Marshal(settingsJSON{Game: s.Variant.Game, Options: s.Variant.Options.Map(s.Variant.Game), settingsAlias: &a})
-	if err == nil && settingsCached.Add(1) <= maxSettingsCache {
-		settingsCache.Store(s, bytes.Clone(b))
-	}
-	return b, err
+	return json.Marshal(settingsJSON{Game: s.Variant.Game, Options: golf.OptionsJSON{Game: s.Variant.Game, Options: s.Variant.Options}, settingsAlias: &a})
 }
-
-// settingsCache holds the JSON of settings already written, by value.
-// Every view, event and snapshot of a room carries its settings, which
-// never change, and building the options map was a large part of the cost
-// of sending a view. Few rooms have settings of their own, so the cache
-// stays small; past maxSettingsCache entries it stops growing.
-var (
-	settingsCache  sync.Map // Settings -> []byte
-	settingsCached atomic.Int64
-)
-
-const maxSettingsCache = 4096
 
 // UnmarshalJSON reads settings strictly: unknown fields are errors and
 // missing fields take DefaultSettings' values (the format's seat count when
@@ -163,7 +149,7 @@ func (s *Settings) UnmarshalJSON(b []byte) error {
 		return fmt.Errorf("%w: settings: %v", ErrInvalid, err)
 	}
 	a := settingsAlias(out)
-	raw := settingsJSON{settingsAlias: &a}
+	raw := settingsIn{settingsAlias: &a}
 	d := json.NewDecoder(bytes.NewReader(b))
 	d.UseNumber()
 	d.DisallowUnknownFields()

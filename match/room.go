@@ -186,7 +186,11 @@ func NewRoom(ev Event) (*Room, error) {
 			return nil, fmt.Errorf("%w: a tournament room has no spectators, listing, undo or clock", ErrInvalid)
 		}
 	}
-	return &Room{Code: ev.Code, Settings: *ev.Settings, Created: ev.At, Version: 1, Status: Waiting, Round: 1, Tournament: ev.Tournament}, nil
+	set := *ev.Settings
+	if set.Daily && set.Deal == 0 {
+		set.Deal = DailyDeal(ev.At)
+	}
+	return &Room{Code: ev.Code, Settings: set, Created: ev.At, Version: 1, Status: Waiting, Round: 1, Tournament: ev.Tournament}, nil
 }
 
 // CurrentHole returns the hole in play (or the last one), nil before play.
@@ -381,6 +385,10 @@ func (r *Room) begin(seed golf.Seed, at time.Time) []Notice {
 // was replaced: the hole seed, or with skipUnclearable the first
 // replacement seed (deals.md "again:k") whose deal passes the check.
 func HoleDealSeed(s Settings, round golf.Seed, n int) (golf.Seed, int) {
+	if s.Deal > 0 {
+		// A numbered deal is exactly that deal, never replaced.
+		return golf.NumberedSeed(s.Deal + n - 1), 0
+	}
 	seed := round.HoleSeed(n)
 	if !s.SkipUnclearable {
 		return seed, 0

@@ -137,3 +137,38 @@ func TestIllegalChangesNothing(t *testing.T) {
 		t.Errorf("a rejected move changed the room")
 	}
 }
+
+func TestPracticeDeals(t *testing.T) {
+	t.Parallel()
+	solo := DefaultSettings()
+	solo.Format, solo.Seats, solo.Holes = Stroke, 1, 2
+	tests := []struct {
+		name  string
+		deal  int
+		daily bool
+		want  [2]golf.Seed
+	}{
+		{"numbered", 41, false, [2]golf.Seed{golf.NumberedSeed(41), golf.NumberedSeed(42)}},
+		{"daily", 0, true, [2]golf.Seed{golf.NumberedSeed(20261130), golf.NumberedSeed(20261201)}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			set := solo
+			set.Deal, set.Daily = tt.deal, tt.daily
+			r := newTestRoom(t, set, "Solo")
+			mustApply(t, r, Event{Kind: KindStart, At: t0, Seat: 0, Seed: seedOf(9)})
+			if got := r.CurrentHole().Seed; got != tt.want[0] {
+				t.Errorf("hole 1 seed %s, want %s", got, tt.want[0])
+			}
+			mustApply(t, r, Event{Kind: KindStand, At: t0, Seat: 0, Hole: 1})
+			if got := r.CurrentHole().Seed; got != tt.want[1] {
+				t.Errorf("hole 2 seed %s, want %s", got, tt.want[1])
+			}
+		})
+	}
+	two := DefaultSettings()
+	two.Deal = 5
+	if err := two.Validate(); err == nil {
+		t.Errorf("a numbered deal in a two-player room was accepted")
+	}
+}

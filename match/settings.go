@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"time"
 
 	"golfsolitaire/golf"
 )
@@ -50,6 +51,20 @@ type Settings struct {
 	Grace int `json:"grace"`
 	// AutoStart starts the round when every seat is taken and ready.
 	AutoStart bool `json:"autoStart"`
+	// Deal, in solo practice only, plays numbered deals instead of a secret
+	// round seed: hole h is numbered deal Deal+h-1 (deals.md), so a deal
+	// can be shared by its number. 0 for the usual random round.
+	Deal int `json:"deal,omitempty"`
+	// Daily marks the deal of the day (Deal is then the date as YYYYMMDD,
+	// set by the server when the room is created).
+	Daily bool `json:"daily,omitempty"`
+}
+
+// DailyDeal is the number of the deal of the day: the UTC date as
+// YYYYMMDD, the same for everyone.
+func DailyDeal(t time.Time) int {
+	t = t.UTC()
+	return t.Year()*10000 + int(t.Month())*100 + t.Day()
 }
 
 // DefaultSettings are strict Golf, nine holes, match play, as quick match
@@ -108,6 +123,9 @@ func (s Settings) Validate() error {
 	}
 	if s.Variant.Options.Undo && s.Seats != 1 {
 		return bad("undo is allowed in solo practice only")
+	}
+	if s.Deal < 0 || (s.Deal > 0 || s.Daily) && s.Seats != 1 {
+		return bad("numbered and daily deals are for solo practice only (their deals are known in advance)")
 	}
 	return nil
 }

@@ -149,7 +149,7 @@ func TestPracticeDeals(t *testing.T) {
 		want  [2]golf.Seed
 	}{
 		{"numbered", 41, false, [2]golf.Seed{golf.NumberedSeed(41), golf.NumberedSeed(42)}},
-		{"daily", 0, true, [2]golf.Seed{golf.NumberedSeed(20261130), golf.NumberedSeed(20261201)}},
+		{"daily", 0, true, [2]golf.Seed{golf.NumberedSeed(20261130), golf.NumberedSeed(20261131)}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

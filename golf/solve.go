@@ -76,7 +76,8 @@ type Solver struct {
 	// The matching bound (see deficiency), for strict and queen-on-king
 	// without jokers or redeals.
 	match   bool
-	kingSup bool                 // a king on top takes a queen (queen-on-king)
+	kingSup bool                 // a king on top takes a queen (queen-on-king, wrap)
+	wrap    bool                 // kings and aces meet
 	rankPos [14]uint64           // positions holding each rank
 	count1  [][14]uint8          // count1[i][r]: cards of rank r in stock1[i:]
 	waste   [2*maxPack + MaxPositions]uint8
@@ -186,8 +187,9 @@ func (s *Solver) setup(pos position) {
 	s.cur, s.suffix = s.stock1, s.suffix1
 
 	o := pos.v.Options
-	s.match = k != Wrap && pos.redeals == 0 && o.Redeals == 0 && pos.v.Game != BlackHole && pos.v.Game != AllInARow
-	s.kingSup = k == QueenOnKing
+	s.match = pos.redeals == 0 && o.Redeals == 0
+	s.kingSup = k != Strict
+	s.wrap = k == Wrap
 	s.rankPos = [14]uint64{}
 	for p := 0; p < s.n; p++ {
 		if s.rank[p] == 0 {
@@ -228,6 +230,34 @@ func (s *Solver) deficiency(present uint64, top uint8, next, end int) int {
 	if !s.kingSup {
 		sup[13] = 0 // nothing goes on a king
 	}
+	def := lineDeficiency(sup, dem)
+	if def == 0 || !s.wrap {
+		return def
+	}
+	// Wrap: try every flow across the K-A corner (aces onto kings, x;
+	// kings onto aces, y) and keep the best matching.
+	for x := 0; x <= min(dem[1], sup[13]); x++ {
+		for y := 0; y <= min(dem[13], sup[1]); y++ {
+			if x+y == 0 {
+				continue
+			}
+			s2, d2 := sup, dem
+			s2[13] -= x
+			d2[1] -= x
+			s2[1] -= y
+			d2[13] -= y
+			def = min(def, lineDeficiency(s2, d2))
+			if def == 0 {
+				return 0
+			}
+		}
+	}
+	return def
+}
+
+// lineDeficiency is the demand left unmatched by the greedy maximum
+// matching when rank r's demand may use the supply of ranks r-1 and r+1.
+func lineDeficiency(sup, dem [15]int) int {
 	def := 0
 	for r := 1; r <= 13; r++ {
 		d := dem[r]

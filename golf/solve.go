@@ -76,10 +76,10 @@ type Solver struct {
 	// The matching bound (see deficiency), for strict and queen-on-king
 	// without jokers or redeals.
 	match   bool
-	kingSup bool                 // a king on top takes a queen (queen-on-king, wrap)
-	wrap    bool                 // kings and aces meet
-	rankPos [14]uint64           // positions holding each rank
-	count1  [][14]uint8          // count1[i][r]: cards of rank r in stock1[i:]
+	kingSup bool        // a king on top takes a queen (queen-on-king, wrap)
+	wrap    bool        // kings and aces meet
+	rankPos [14]uint64  // positions holding each rank
+	count1  [][14]uint8 // count1[i][r]: cards of rank r in stock1[i:]
 	waste   [2*maxPack + MaxPositions]uint8
 	nWaste  int
 

@@ -22,6 +22,9 @@ var (
 // errorCode maps an error to its wire code and HTTP status: the one place
 // where domain errors meet the protocol.
 func errorCode(err error) (string, int) {
+	if code, status, ok := tournamentErrorCode(err); ok {
+		return code, status
+	}
 	table := []struct {
 		err    error
 		code   string

@@ -284,6 +284,7 @@ func (h *hub) apply(ctx context.Context, build func(r *match.Room) (match.Event,
 		if err == nil {
 			h.fanout(logged, v)
 			h.changed(before)
+			h.s.tournamentRoomChanged(h.room, notices)
 			return result{v: v}
 		}
 		// The cached room holds an event the store refused: reload it.

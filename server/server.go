@@ -78,6 +78,7 @@ type Server struct {
 
 	mu   sync.Mutex
 	hubs map[string]*hub
+	tour tournamentHubs // tournament_hub.go
 }
 
 // New returns a server.
@@ -130,6 +131,7 @@ func (s *Server) routes() {
 	m.HandleFunc("GET /api/rooms/{code}/records", s.getRecords)
 	m.HandleFunc("GET /api/rooms/{code}/holes/{hole}/replay", s.getReplay)
 	m.HandleFunc("POST /api/quickmatch", s.quickMatch)
+	s.tournamentRoutes(m)
 	m.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, protocol.ErrCodeBadMessage, "no such API endpoint")
 	})

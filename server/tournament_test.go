@@ -1,0 +1,583 @@
+package server_test
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/alicebob/miniredis/v2"
+	"github.com/redis/go-redis/v9"
+
+	"golfsolitaire/client"
+	"golfsolitaire/match"
+	"golfsolitaire/protocol"
+	"golfsolitaire/server"
+	"golfsolitaire/store"
+	"golfsolitaire/store/memstore"
+	"golfsolitaire/store/redisstore"
+	"golfsolitaire/tourney"
+)
+
+// frameLog records what non-players are shown of a tournament (pushes and
+// API answers), with the time each was received.
+type frameLog struct {
+	mu     sync.Mutex
+	frames []timedFrame
+}
+
+type timedFrame struct {
+	at   time.Time
+	what string
+	data []byte
+}
+
+func (l *frameLog) add(what string, b []byte) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.frames = append(l.frames, timedFrame{time.Now(), what, append([]byte(nil), b...)})
+}
+
+func (l *frameLog) all() []timedFrame {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return append([]timedFrame(nil), l.frames...)
+}
+
+// record keeps every raw frame of a watcher.
+func (l *frameLog) record(w *client.Watcher, what string) {
+	go func() {
+		for b := range w.Raw {
+			l.add(what, b)
+		}
+	}()
+}
+
+// get calls the API and records the answer.
+func (l *frameLog) get(t *testing.T, ctx context.Context, api *client.API, path string, out any) {
+	t.Helper()
+	var raw json.RawMessage
+	if _, err := api.Call(ctx, http.MethodGet, path, nil, &raw); err != nil {
+		t.Fatalf("GET %s: %v", path, err)
+	}
+	l.add("GET "+path, raw)
+	if out != nil {
+		if err := json.Unmarshal(raw, out); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func loadTournament(t *testing.T, st store.Store, id string) *tourney.Tournament {
+	t.Helper()
+	snap, err := st.Load(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := tourney.Decode(snap.Data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tr
+}
+
+// playEntrantHole has an entrant play hole h in their tournament room.
+func playEntrantHole(t *testing.T, ctx context.Context, base string, api *client.API, id, token string, h int) (room string, last time.Time) {
+	t.Helper()
+	g, err := api.PlayTournament(ctx, id, token)
+	if err != nil {
+		t.Fatalf("play: %v", err)
+	}
+	c := dial(t, ctx, base, g.Room, token)
+	defer c.CloseNow()
+	go func() {
+		for range c.Updates() {
+		}
+	}()
+	playHole(t, ctx, c, h)
+	return g.Room, time.Now()
+}
+
+func waitPush(t *testing.T, ctx context.Context, w *client.Watcher, what string, ok func(protocol.TournamentMessage) bool) protocol.TournamentMessage {
+	t.Helper()
+	for {
+		select {
+		case m, open := <-w.C:
+			if !open {
+				t.Fatalf("watcher closed while waiting for %s", what)
+			}
+			if ok(m) {
+				return m
+			}
+		case <-ctx.Done():
+			t.Fatalf("no push with %s", what)
+		}
+	}
+}
+
+func rowOf(lb *protocol.Leaderboard, name string) *tourney.Row {
+	if lb == nil {
+		return nil
+	}
+	for i := range lb.Rows {
+		if lb.Rows[i].Name == name {
+			return &lb.Rows[i]
+		}
+	}
+	return nil
+}
+
+// TestTournamentStrokePlay runs a stroke-play tournament through the API
+// and real sockets: entry rules, the host's start, each entrant's own
+// room on the shared deals, leaderboard pushes, results after closing
+// refused, the seed revealed at the end and every record checkable. It
+// checks the hidden-information rule over everything a watcher was shown.
+func TestTournamentStrokePlay(t *testing.T) {
+	t.Parallel()
+	ctx := testCtx(t)
+	st := memstore.New(memstore.Options{})
+	t.Cleanup(func() { st.Close() })
+	ts, api := newTestServer(t, st)
+	var log frameLog
+
+	set := map[string]any{"name": "Autumn Open", "holes": 9, "options": map[string]any{"kings": "wrap"}}
+	host, err := api.CreateTournament(ctx, set, "Ana")
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := host.ID
+	if !strings.HasSuffix(host.Link, "/t/"+id) || host.HostToken == "" || host.Token == "" {
+		t.Fatalf("grant %+v", host)
+	}
+	bo, err := api.JoinTournament(ctx, id, protocol.JoinTournamentRequest{Name: "Bo"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cy, err := api.JoinTournament(ctx, id, protocol.JoinTournamentRequest{Name: "Cy", Token: "cy-own-token-0123456789"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// One seat per entrant: the same token, or the same name, again.
+	_, err = api.JoinTournament(ctx, id, protocol.JoinTournamentRequest{Name: "Cy again", Token: "cy-own-token-0123456789"})
+	wantCode(t, err, protocol.ErrCodeAlreadyEntered)
+	_, err = api.JoinTournament(ctx, id, protocol.JoinTournamentRequest{Name: "bo"})
+	wantCode(t, err, protocol.ErrCodeNameTaken)
+	_, err = api.PlayTournament(ctx, id, bo.Token)
+	wantCode(t, err, protocol.ErrCodeNotStarted)
+	wantCode(t, api.HostTournament(ctx, id, "start", bo.Token), protocol.ErrCodeNotHost)
+
+	watcher, err := client.DialTournament(ctx, ts.URL, id, "", 1, 10, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { watcher.Close() })
+	log.record(watcher, "watcher")
+	first := waitPush(t, ctx, watcher, "the first push", func(protocol.TournamentMessage) bool { return true })
+	if first.View == nil || first.View.Status != tourney.Upcoming || first.View.Entrants != 3 || len(first.View.Commitments) != 1 {
+		t.Fatalf("first push %+v", first.View)
+	}
+
+	if err := api.HostTournament(ctx, id, "start", host.HostToken); err != nil {
+		t.Fatal(err)
+	}
+	_, err = api.JoinTournament(ctx, id, protocol.JoinTournamentRequest{Name: "Late"})
+	wantCode(t, err, protocol.ErrCodeEntryClosed)
+
+	tr := loadTournament(t, st, id)
+	roundSeed := tr.Seeds[0]
+	holeSeed := func(h int) string {
+		s, _ := match.HoleDealSeed(tr.Settings.RoomSettings(), roundSeed, h)
+		return s.String()
+	}
+	safeAt := map[int]time.Time{}
+
+	// Ana and Bo play hole 1; Cy has not: hole 1 is not safe.
+	roomAna, _ := playEntrantHole(t, ctx, ts.URL, api, id, host.Token, 1)
+	roomBo, _ := playEntrantHole(t, ctx, ts.URL, api, id, bo.Token, 1)
+	if roomAna == roomBo {
+		t.Fatal("two entrants share a room")
+	}
+	// Nobody may watch an entrant's room.
+	if _, err := client.Dial(ctx, ts.URL, &client.Options{Room: roomAna}); !client.IsCode(err, protocol.ErrCodeNoSpectators) {
+		t.Fatalf("spectating an entrant's room: %v", err)
+	}
+	m := waitPush(t, ctx, watcher, "Ana and Bo thru 1", func(m protocol.TournamentMessage) bool {
+		a, b := rowOf(m.Board, "Ana"), rowOf(m.Board, "Bo")
+		return a != nil && b != nil && a.Thru == 1 && b.Thru == 1
+	})
+	if len(m.View.Safe) != 0 || m.Board.Total != 2 {
+		t.Fatalf("safe %v total %d, want none and 2", m.View.Safe, m.Board.Total)
+	}
+	var recs server.TournamentRecords
+	log.get(t, ctx, api, "/api/tournaments/"+id+"/records", &recs)
+	if len(recs.Holes) != 0 || recs.Seeds != nil {
+		t.Fatalf("records before any hole is safe: %+v", recs)
+	}
+	var watch server.EntrantWatch
+	log.get(t, ctx, api, "/api/tournaments/"+id+"/entrants/2", &watch)
+	if watch.Row.Name != "Cy" || watch.Row.Thru != 0 {
+		t.Fatalf("watching Cy: %+v", watch)
+	}
+
+	// Cy plays hole 1: now it is safe, and its records are public.
+	_, safeAt[1] = playEntrantHole(t, ctx, ts.URL, api, id, cy.Token, 1)
+	waitPush(t, ctx, watcher, "hole 1 safe", func(m protocol.TournamentMessage) bool { return len(m.View.Safe) == 1 })
+	log.get(t, ctx, api, "/api/tournaments/"+id+"/records", &recs)
+	if len(recs.Holes) != 1 || len(recs.Holes[0].Records) != 3 || recs.Holes[0].Seed != holeSeed(1) {
+		t.Fatalf("records after hole 1: %+v", recs.Holes)
+	}
+	for _, g := range recs.Holes[0].Records {
+		st, err := g.Record.Replay()
+		if err != nil || st.Score() != g.Score {
+			t.Fatalf("record of entrant %d does not replay to %d: %v", g.Entrant, g.Score, err)
+		}
+	}
+
+	// The leaderboard page and the viewer's rows around them.
+	lb, err := api.Leaderboard(ctx, id, 1, 2, bo.Token)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lb.Total != 3 || len(lb.Rows) != 2 || lb.You == nil || lb.You.Name != "Bo" || len(lb.Around) != 3 {
+		t.Fatalf("leaderboard %+v", lb)
+	}
+	lb2, _ := api.Leaderboard(ctx, id, 2, 2, "")
+	if len(lb2.Rows) != 1 {
+		t.Fatalf("page 2: %+v", lb2.Rows)
+	}
+	// The same result again (a reconnecting entrant, a second instance)
+	// is applied once.
+	before := loadTournament(t, st, id).Version
+	if _, err := api.PlayTournament(ctx, id, bo.Token); err != nil {
+		t.Fatal(err)
+	}
+	if after := loadTournament(t, st, id).Version; after != before {
+		t.Fatalf("version %d -> %d: a result was applied twice", before, after)
+	}
+
+	// Ana plays hole 2; the host closes; Bo's hole 2 comes too late.
+	playEntrantHole(t, ctx, ts.URL, api, id, host.Token, 2)
+	closedAt := time.Now()
+	if err := api.HostTournament(ctx, id, "close", host.HostToken); err != nil {
+		t.Fatal(err)
+	}
+	// Bo's room is still open to him, but his result no longer counts.
+	cBo := dial(t, ctx, ts.URL, roomBo, bo.Token)
+	playHole(t, ctx, cBo, 2)
+	cBo.CloseNow()
+	final := loadTournament(t, st, id)
+	if final.Status != tourney.Closed || final.Thru(1) != 1 || final.Thru(0) != 2 {
+		t.Fatalf("after closing: status %s, Bo thru %d, Ana thru %d", final.Status, final.Thru(1), final.Thru(0))
+	}
+	_, err = api.PlayTournament(ctx, id, bo.Token)
+	wantCode(t, err, protocol.ErrCodeTournamentClosed)
+
+	// Closed: the seed is revealed, matches its commitment, and every
+	// record is there and replays.
+	var view tourney.View
+	log.get(t, ctx, api, "/api/tournaments/"+id, &view)
+	if len(view.Seeds) != 1 || view.Seeds[0] != roundSeed.String() || !roundSeed.Verify(view.Commitments[0]) {
+		t.Fatalf("closed view seeds %v commitments %v", view.Seeds, view.Commitments)
+	}
+	log.get(t, ctx, api, "/api/tournaments/"+id+"/records", &recs)
+	if len(recs.Holes) != 2 || len(recs.Holes[1].Records) != 1 {
+		t.Fatalf("records after closing: %+v", recs.Holes)
+	}
+	time.Sleep(pushEveryTest)
+
+	// The invariant over every frame a watcher was shown: no hole's deal
+	// seed before the hole was safe, never the round seed before closing,
+	// never a board.
+	safeAt[2] = closedAt
+	for _, f := range log.all() {
+		s := string(f.data)
+		if strings.Contains(s, roundSeed.String()) && f.at.Before(closedAt) {
+			t.Errorf("%s at %v shows the round seed before closing", f.what, f.at)
+		}
+		for h := 1; h <= 9; h++ {
+			at, ok := safeAt[h]
+			if strings.Contains(s, holeSeed(h)) && (!ok || f.at.Before(at)) {
+				t.Errorf("%s shows hole %d's seed before it was safe: %s", f.what, h, s)
+			}
+		}
+		if strings.Contains(s, `"piles"`) || strings.Contains(s, `"stock"`) {
+			t.Errorf("%s shows a board: %s", f.what, s)
+		}
+	}
+}
+
+// pushEveryTest is a little more than the push interval.
+const pushEveryTest = 600 * time.Millisecond
+
+// TestTournamentPushesCoalesced checks that a burst of results reaches a
+// watcher as at most two pushes a second.
+func TestTournamentPushesCoalesced(t *testing.T) {
+	ctx := testCtx(t)
+	ts, api := newTestServer(t, memstore.New(memstore.Options{}))
+	host, err := api.CreateTournament(ctx, map[string]any{"name": "Burst", "holes": 9}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tokens []string
+	for i := range 6 {
+		g, err := api.JoinTournament(ctx, host.ID, protocol.JoinTournamentRequest{Name: fmt.Sprint("P", i)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		tokens = append(tokens, g.Token)
+	}
+	if err := api.HostTournament(ctx, host.ID, "start", host.HostToken); err != nil {
+		t.Fatal(err)
+	}
+	w, err := client.DialTournament(ctx, ts.URL, host.ID, tokens[0], 1, 20, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	waitPush(t, ctx, w, "a first push", func(protocol.TournamentMessage) bool { return true })
+	start := time.Now()
+	var wg sync.WaitGroup
+	for _, tok := range tokens {
+		wg.Go(func() {
+			for h := 1; h <= 3; h++ {
+				playEntrantHole(t, ctx, ts.URL, api, host.ID, tok, h)
+			}
+		})
+	}
+	wg.Wait()
+	var pushes []time.Time
+	m := waitPush(t, ctx, w, "everyone thru 3", func(m protocol.TournamentMessage) bool {
+		pushes = append(pushes, time.Now())
+		if m.Board == nil || m.Board.Total != 6 {
+			return false
+		}
+		for _, r := range m.Board.Rows {
+			if r.Thru != 3 {
+				return false
+			}
+		}
+		return true
+	})
+	if m.Board.You == nil || m.Board.You.Name != "P0" {
+		t.Fatalf("the watcher's own row: %+v", m.Board.You)
+	}
+	elapsed := time.Since(start)
+	if limit := int(elapsed/(500*time.Millisecond)) + 2; len(pushes) > limit {
+		t.Fatalf("%d pushes in %v: more than two a second", len(pushes), elapsed)
+	}
+}
+
+// TestTournamentRestart stops the only server instance in the middle of a
+// tournament and starts a new one on the same Redis: nothing is lost, and
+// play goes on.
+func TestTournamentRestart(t *testing.T) {
+	t.Parallel()
+	ctx := testCtx(t)
+	opts := &redis.Options{Addr: miniredis.RunT(t).Addr()}
+	prefix := "golf:"
+	if u := os.Getenv("REDIS_URL"); u != "" {
+		var err error
+		if opts, err = redis.ParseURL(u); err != nil {
+			t.Fatal(err)
+		}
+		b := make([]byte, 6)
+		rand.Read(b)
+		prefix = "golftest:" + hex.EncodeToString(b) + ":"
+	}
+	instance := func() (*server.Server, string, func()) {
+		rc := redis.NewClient(opts)
+		st := redisstore.New(rc, redisstore.Options{Prefix: prefix})
+		s, err := server.New(server.Options{Store: st, ResyncEvery: 200 * time.Millisecond, PlayerRate: server.Rate{PerSecond: 2000, Burst: 2000}, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+		if err != nil {
+			t.Fatal(err)
+		}
+		hs := httptest.NewServer(s)
+		return s, hs.URL, func() { s.Close(); hs.Close(); st.Close(); rc.Close() }
+	}
+	_, url1, stop1 := instance()
+	api := &client.API{BaseURL: url1}
+	host, err := api.CreateTournament(ctx, map[string]any{"name": "Restart Cup", "holes": 9}, "Ana")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bo, err := api.JoinTournament(ctx, host.ID, protocol.JoinTournamentRequest{Name: "Bo"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := api.HostTournament(ctx, host.ID, "start", host.HostToken); err != nil {
+		t.Fatal(err)
+	}
+	playEntrantHole(t, ctx, url1, api, host.ID, host.Token, 1)
+	playEntrantHole(t, ctx, url1, api, host.ID, bo.Token, 1)
+	playEntrantHole(t, ctx, url1, api, host.ID, host.Token, 2)
+	lb1, err := api.Leaderboard(ctx, host.ID, 1, 10, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	stop1()
+
+	_, url2, stop2 := instance()
+	defer stop2()
+	api2 := &client.API{BaseURL: url2}
+	lb2, err := api2.Leaderboard(ctx, host.ID, 1, 10, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	j1, _ := json.Marshal(lb1.Rows)
+	j2, _ := json.Marshal(lb2.Rows)
+	if string(j1) != string(j2) || lb2.Total != 2 {
+		t.Fatalf("leaderboard before the restart\n%+v\nafter\n%+v", lb1.Rows, lb2.Rows)
+	}
+	// Play goes on in the same rooms, with the same tokens.
+	playEntrantHole(t, ctx, url2, api2, host.ID, bo.Token, 2)
+	playEntrantHole(t, ctx, url2, api2, host.ID, host.Token, 3)
+	var v tourney.View
+	if _, err := api2.Call(ctx, http.MethodGet, "/api/tournaments/"+host.ID+"?token="+bo.Token, nil, &v); err != nil {
+		t.Fatal(err)
+	}
+	if v.You == nil || v.You.Row.Thru != 2 || v.You.Next != 3 || len(v.Safe) != 2 {
+		t.Fatalf("after the restart: %+v safe %v", v.You, v.Safe)
+	}
+	lb3, _ := api2.Leaderboard(ctx, host.ID, 1, 10, "")
+	for _, r := range lb3.Rows {
+		if (r.Name == "Ana" && r.Thru != 3) || (r.Name == "Bo" && r.Thru != 2) {
+			t.Fatalf("leaderboard after more play: %+v", lb3.Rows)
+		}
+	}
+}
+
+// TestTournamentKnockout plays a three-player knockout: a bye for the top
+// seed, the first-round match, then the final, each in a match-play room
+// on the round's seed, winners advancing by themselves.
+func TestTournamentKnockout(t *testing.T) {
+	// Not parallel: many holes under the race detector; the timing tests of
+	// the package should not share the machine with it.
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	st := memstore.New(memstore.Options{})
+	t.Cleanup(func() { st.Close() })
+	ts, api := newTestServer(t, st)
+	host, err := api.CreateTournament(ctx, map[string]any{"name": "Knock", "holes": 9, "format": "knockout", "limit": 4}, "Ana")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tokens := []string{host.Token}
+	for _, n := range []string{"Bo", "Cy"} {
+		g, err := api.JoinTournament(ctx, host.ID, protocol.JoinTournamentRequest{Name: n})
+		if err != nil {
+			t.Fatal(err)
+		}
+		tokens = append(tokens, g.Token)
+	}
+	if err := api.HostTournament(ctx, host.ID, "start", host.HostToken); err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	for i, tok := range tokens {
+		wg.Go(func() {
+			played := map[string]bool{}
+			for ctx.Err() == nil {
+				var v tourney.View
+				if _, err := api.Call(ctx, http.MethodGet, "/api/tournaments/"+host.ID+"?token="+tok, nil, &v); err != nil {
+					t.Error(err)
+					return
+				}
+				if v.Status == tourney.Closed || v.You.Out {
+					return
+				}
+				g, err := api.PlayTournament(ctx, host.ID, tok)
+				if err != nil || played[g.Room] {
+					time.Sleep(20 * time.Millisecond)
+					continue
+				}
+				played[g.Room] = true
+				c, err := client.Dial(ctx, ts.URL, &client.Options{Room: g.Room, Token: tok})
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				go func() {
+					for range c.Updates() {
+					}
+				}()
+				for h := 1; ; h++ {
+					v, err := c.WaitView(ctx, func(v *match.View) bool { return v.Status == match.Finished || v.Hole >= h })
+					if err != nil || v.Status == match.Finished {
+						break
+					}
+					playHoleLast(t, ctx, c, h, i%2 == 1)
+				}
+				c.CloseNow()
+			}
+		})
+	}
+	wg.Wait()
+	tr := loadTournament(t, st, host.ID)
+	if tr.Status != tourney.Closed || tr.Champion() < 0 {
+		t.Fatalf("status %s champion %d", tr.Status, tr.Champion())
+	}
+	final := tr.Bracket.Final()
+	if final.A != 0 || !final.Decided {
+		t.Fatalf("the top seed's bye should take them to the final: %+v", final)
+	}
+	var b struct {
+		Bracket tourney.BracketView `json:"bracket"`
+	}
+	if _, err := api.Call(ctx, http.MethodGet, "/api/tournaments/"+host.ID+"/bracket", nil, &b); err != nil {
+		t.Fatal(err)
+	}
+	if len(b.Bracket.Rounds) != 2 || b.Bracket.Rounds[1][0].Winner == "" {
+		t.Fatalf("bracket %+v", b.Bracket)
+	}
+	var v tourney.View
+	api.Call(ctx, http.MethodGet, "/api/tournaments/"+host.ID, nil, &v)
+	if len(v.Seeds) != 2 || v.Champion == "" {
+		t.Fatalf("final view: seeds %v champion %q", v.Seeds, v.Champion)
+	}
+}
+
+// playHoleLast is playHole playing the last playable card instead of the
+// first when last is true, so two players of a match do not halve every
+// hole.
+func playHoleLast(t *testing.T, ctx context.Context, c *client.Conn, h int, last bool) {
+	t.Helper()
+	if !last {
+		playHole(t, ctx, c, h)
+		return
+	}
+	for {
+		v, err := c.WaitView(ctx, func(v *match.View) bool { return v.Board != nil && v.Board.Hole >= h })
+		if err != nil {
+			t.Errorf("waiting for hole %d: %v", h, err)
+			return
+		}
+		b := v.Board
+		if b.Hole > h || b.Done || v.Status != match.Playing {
+			return
+		}
+		move := "s"
+		switch {
+		case len(b.Playable) > 0:
+			move = itoa(b.Playable[len(b.Playable)-1])
+		case b.CanRedeal && !b.CanTurn:
+			move = "r"
+		}
+		if _, err := c.Move(ctx, h, move); err != nil {
+			if client.IsCode(err, protocol.ErrCodeHoleDone) || client.IsCode(err, protocol.ErrCodeWrongHole) {
+				return
+			}
+			t.Errorf("move %s: %v", move, err)
+			return
+		}
+	}
+}

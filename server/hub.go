@@ -59,6 +59,15 @@ type hub struct {
 	delayQ   []delayed
 	delayT   *time.Timer
 	listing  string
+	// stale is set when the cached room may hold an event the store
+	// refused or never got, and reloading it failed (the store could not
+	// be reached). Until a reload works, commands are refused as
+	// unavailable instead of running against that room: a move refused
+	// while Redis was down must not be acknowledged as a duplicate when the
+	// client sends it again. staleFrom is the version before that event,
+	// the last one connections were sent.
+	stale     bool
+	staleFrom int64
 	// listedKey is what h.listing was made from, once listed is true.
 	listed    bool
 	listedKey listingKey
@@ -261,6 +270,9 @@ func (h *hub) apply(ctx context.Context, build func(r *match.Room) (match.Event,
 			case <-pause.C:
 			}
 		}
+		if h.stale && !h.resync(h.staleFrom) {
+			return result{v: h.room.Version, err: fmt.Errorf("%w: the room cannot be reloaded", store.ErrUnavailable)}
+		}
 		ev, err := build(h.room)
 		if err != nil {
 			return result{v: h.room.Version, err: err}
@@ -276,7 +288,7 @@ func (h *hub) apply(ctx context.Context, build func(r *match.Room) (match.Event,
 		logged := h.room.Log(ev, notices)
 		snap, err := h.room.Encode()
 		if err != nil {
-			h.reload()
+			h.discard(before)
 			return result{v: before, err: err}
 		}
 		data, _ := json.Marshal(logged)
@@ -288,7 +300,7 @@ func (h *hub) apply(ctx context.Context, build func(r *match.Room) (match.Event,
 			return result{v: v}
 		}
 		// The cached room holds an event the store refused: reload it.
-		h.resync(before)
+		h.discard(before)
 		if !errors.Is(err, store.ErrConflict) {
 			return result{v: h.room.Version, err: err}
 		}
@@ -298,6 +310,10 @@ func (h *hub) apply(ctx context.Context, build func(r *match.Room) (match.Event,
 
 // entry handles an entry from the subscription.
 func (h *hub) entry(e store.Entry) {
+	if h.stale {
+		h.resync(h.staleFrom)
+		return
+	}
 	switch {
 	case e.Version <= h.room.Version:
 		// Ours, already applied and sent.
@@ -324,6 +340,10 @@ func (h *hub) checkVersion() {
 	if h.subC == nil {
 		h.resubscribe()
 	}
+	if h.stale {
+		h.resync(h.staleFrom)
+		return
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
 	evs, err := h.s.store.Since(ctx, h.code, h.room.Version)
@@ -335,35 +355,46 @@ func (h *hub) checkVersion() {
 	}
 }
 
-// reload replaces the cached room with the store's snapshot.
-func (h *hub) reload() {
-	h.resync(h.room.Version)
+// discard drops an event the cached room holds but the store refused (or
+// may never have got), version before being the room's version without
+// it: it reloads the room or, when that fails, marks it stale.
+func (h *hub) discard(before int64) {
+	if !h.resync(before) {
+		if !h.stale || before < h.staleFrom {
+			h.staleFrom = before
+		}
+		h.stale = true
+	}
 }
 
 // resync brings the cached room to the store's latest snapshot and sends
 // connections the events after version from (or fresh snapshots when the
-// history no longer reaches back).
-func (h *hub) resync(from int64) {
+// history no longer reaches back). It reports whether the room could be
+// reloaded.
+func (h *hub) resync(from int64) bool {
+	if h.stale {
+		from = min(from, h.staleFrom)
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 	defer cancel()
 	snap, err := h.s.store.Load(ctx, h.code)
 	if err != nil {
 		h.log.Warn("resync: load failed", "err", err)
-		return
+		return false
 	}
 	room, err := match.DecodeRoom(snap.Data)
 	if err != nil {
 		h.log.Error("resync: bad snapshot", "err", err)
-		return
+		return false
 	}
 	entries, err := h.s.store.Since(ctx, h.code, from)
-	h.room = room
+	h.room, h.stale = room, false
 	if err != nil {
 		for c := range h.conns {
 			h.sendSnapshot(c)
 		}
 		h.changed(from)
-		return
+		return true
 	}
 	for _, e := range entries {
 		if e.Version > room.Version {
@@ -374,6 +405,7 @@ func (h *hub) resync(from int64) {
 		}
 	}
 	h.changed(from)
+	return true
 }
 
 // changed runs after the room moved on from version before: the clock,

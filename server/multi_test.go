@@ -333,12 +333,16 @@ func TestTransitionsExactlyOnce(t *testing.T) {
 				w.follow(dial(t, ctx, in.url, ga.Code, ""))
 				specs = append(specs, w)
 			}
-			readyAll(t, ctx, a, b)
 			// The stands land around the deadline: just before it, between
 			// it and the ticks, and with the ticks (10ms after it).
 			offset := time.Duration(6*r-2) * time.Millisecond
 			for _, p := range []*seatPlayer{a, b} {
-				fs = append(fs, func() error { return standAtDeadline(ctx, p, holes, offset) })
+				fs = append(fs, func() error {
+					if err := p.c.Ready(ctx, true); err != nil {
+						return fmt.Errorf("%s: ready: %w", p.name, err)
+					}
+					return standAtDeadline(ctx, p, holes, offset)
+				})
 			}
 			prev := check
 			check = func() {
@@ -353,15 +357,19 @@ func TestTransitionsExactlyOnce(t *testing.T) {
 
 // standAtDeadline plays each hole as a player racing the clock: a couple
 // of moves, then a stand at offset from the hole clock's deadline (hole 1
-// is left to the clock alone).
+// is left to the clock alone). On a slow machine a hole may be over before
+// the player gets to it: it goes on with the next.
 func standAtDeadline(ctx context.Context, p *seatPlayer, holes int, offset time.Duration) error {
 	for h := 1; h <= holes; h++ {
 		v, err := p.c.WaitView(ctx, func(v *match.View) bool { return v.Status == match.Finished || v.Hole >= h })
 		if err != nil {
 			return fmt.Errorf("%s: waiting for hole %d: %w", p.name, h, err)
 		}
-		if v.Status == match.Finished || v.Hole > h {
-			return fmt.Errorf("%s: hole %d is already over", p.name, h)
+		if v.Status == match.Finished {
+			return nil
+		}
+		if v.Hole > h {
+			continue
 		}
 		if h > 1 && v.HoleClock != nil {
 			if _, err := p.play(ctx, h, 2); err != nil {

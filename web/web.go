@@ -92,6 +92,7 @@ func New(opts Options) http.Handler {
 		}
 		return templates.Room(p, code, true), http.StatusOK
 	}, "watch.boards"))
+	h.tournamentPages(m)
 	m.HandleFunc("GET /static/{file}", h.static)
 	m.HandleFunc("/", h.page(func(p templates.Page, r *http.Request) (templ.Component, int) {
 		return templates.NotFound(p), http.StatusNotFound

@@ -2,6 +2,7 @@ package e2e_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http/httptest"
 	"os"
@@ -187,7 +188,7 @@ func waitJS(t *testing.T, ctx context.Context, what, expr string) {
 // while a script ran.
 func navigating(err error) bool {
 	s := err.Error()
-	return strings.Contains(s, "navigated") || strings.Contains(s, "Not attached") || strings.Contains(s, "context") && strings.Contains(s, "not found") || strings.Contains(s, "destroyed")
+	return strings.Contains(s, "navigated") || strings.Contains(s, "Not attached") || strings.Contains(s, "context") && strings.Contains(s, "not found") || strings.Contains(s, "destroyed") || strings.Contains(s, "Cannot find context")
 }
 
 // boardState is what the player's page shows of its board.
@@ -254,4 +255,68 @@ func void[T any](a chromedp.Action[T]) chromedp.Action[chromedp.Void] {
 		_, err := a(ctx, t)
 		return chromedp.Void{}, err
 	}
+}
+
+// phone emulates a phone in portrait: mobile (overlay scrollbars, the
+// viewport meta tag honoured), touch, 2x pixels.
+func phone(w, h int64) chromedp.Action[chromedp.Void] {
+	return chromedp.EmulateViewport(w, h, chromedp.EmulateScale(2), chromedp.EmulateMobile, chromedp.EmulateTouch, chromedp.EmulatePortrait)
+}
+
+// overflowJS lists the elements matching the selector whose box reaches
+// past the viewport's left or right edge. Elements inside a .scroll-x box
+// (a table that scrolls in its own box) are checked through the box.
+const overflowJS = `((sel) => {
+	const W = Math.min(window.innerWidth, document.documentElement.clientWidth);
+	const name = (el) => el.tagName.toLowerCase() + (el.id ? '#' + el.id : '') + (el.className && typeof el.className === 'string' ? '.' + el.className.trim().split(/\s+/).join('.') : '') + (el.dataset.testid ? '[' + el.dataset.testid + ']' : '');
+	const out = [];
+	if (document.documentElement.scrollWidth > W) out.push('page scrollWidth ' + document.documentElement.scrollWidth + ' > ' + W);
+	for (const el of document.querySelectorAll(sel)) {
+		if (el.parentElement?.closest('.scroll-x') || el.closest('.sr-only, .skip, .fly')) continue;
+		const r = el.getBoundingClientRect();
+		if (!r.width && !r.height) continue;
+		if (r.right > W + 0.5 || r.left < -0.5) out.push(name(el) + ' ' + Math.round(r.left) + '..' + Math.round(r.right) + ' (viewport ' + W + ')');
+	}
+	return out.slice(0, 12);
+})`
+
+// fits checks that nothing matching sel (default: every element) sticks
+// out of the viewport sideways and that the page does not scroll sideways.
+func fits(t *testing.T, ctx context.Context, what, sel string) {
+	t.Helper()
+	if sel == "" {
+		sel = "body *"
+	}
+	b, _ := json.Marshal(sel)
+	if bad := eval[[]string](t, ctx, overflowJS+"("+string(b)+")"); len(bad) > 0 {
+		shot(t, ctx, "overflow-"+sanitize(what))
+		t.Errorf("%s: past the viewport's edge: %s", what, strings.Join(bad, "; "))
+	}
+}
+
+// boardFits is fits for the play or end view: every pile, card and slot of
+// the boards, and the rest of the page.
+func boardFits(t *testing.T, ctx context.Context, what string) {
+	t.Helper()
+	fits(t, ctx, what, `.board, .board .pile, .board .peak, .board .slot, .board .card, .board .pad, body *`)
+}
+
+// practiceRoom creates a solo practice room through the API from the page
+// (so the seat token lands in this browser's storage) and opens it.
+func practiceRoom(t *testing.T, ctx context.Context, base, settings string) {
+	t.Helper()
+	do(t, ctx, "open the site", chromedp.Navigate(base+"/practice"), chromedp.WaitReady(chromedp.CSS(`#practice-form`)))
+	tctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	script := `fetch('/api/rooms', {method: 'POST', headers: {'Content-Type': 'application/json'}, body: JSON.stringify({name: 'Tester', settings: ` + settings + `})})
+		.then(r => r.json()).then(g => {
+			if (!g.token) throw new Error(JSON.stringify(g));
+			localStorage.setItem('golf.seat.' + g.code, JSON.stringify({token: g.token, seat: g.seat}));
+			location.assign('/r/' + g.code);
+			return g.code;
+		})`
+	if _, err := chromedp.Run(tctx, chromedp.Evaluate[string](script, chromedp.EvalAwaitPromise)); err != nil && !navigating(err) {
+		t.Fatalf("creating a practice room: %v", err)
+	}
+	waitJS(t, ctx, "the practice hole starts", `document.getElementById('room')?.dataset.status === 'playing' && !document.getElementById('play').hidden`)
 }

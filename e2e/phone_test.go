@@ -1,66 +1,84 @@
 package e2e_test
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/chromedp/chromedp"
 )
 
 // noHScroll is true when the page is no wider than the viewport.
-const noHScroll = `document.documentElement.scrollWidth <= window.innerWidth`
+const noHScroll = `document.documentElement.scrollWidth <= Math.min(window.innerWidth, document.documentElement.clientWidth)`
 
-// TestPhonePractice: on a phone-sized viewport, quick practice opens a
-// solo room that starts at once; the whole board fits without horizontal
-// scroll, the cards are big enough to tap, and a hole is played to its
-// end with taps.
+// TestPhonePractice: on phone-sized viewports (390x844 in Spanish, 360x740
+// in English), quick practice opens a solo room that starts at once; every
+// pile and card of the seven columns lies inside the viewport, the page
+// does not scroll sideways, the column targets are big enough to tap, and
+// a hole is played to its end with taps; the end view fits too.
 func TestPhonePractice(t *testing.T) {
 	t.Parallel()
-	ts := newServer(t)
-	phone := newPlayer(t, newBrowser(t))
-	do(t, phone, "the phone opens the lobby",
-		chromedp.EmulateViewport(390, 844, chromedp.EmulateScale(2)),
-		chromedp.Navigate(ts.URL+"/?lang=es"),
-		chromedp.WaitVisible(chromedp.CSS(`#quickpractice`)),
-		chromedp.SendKeys(chromedp.CSS(`#name`), "Cai"),
-	)
-	if !eval[bool](t, phone, noHScroll) {
-		t.Error("the lobby scrolls sideways on a phone")
+	for _, size := range []struct {
+		w, h int64
+		lang string
+	}{{390, 844, "es"}, {360, 740, "en"}} {
+		t.Run(fmt.Sprintf("%dx%d", size.w, size.h), func(t *testing.T) {
+			t.Parallel()
+			ts := newServer(t)
+			ctx := newPlayer(t, newBrowser(t))
+			do(t, ctx, "the phone opens the lobby",
+				phone(size.w, size.h),
+				chromedp.Navigate(ts.URL+"/?lang="+size.lang),
+				chromedp.WaitVisible(chromedp.CSS(`#quickpractice`)),
+				chromedp.SendKeys(chromedp.CSS(`#name`), "Cai"),
+			)
+			fits(t, ctx, "lobby", "")
+			shot(t, ctx, "01-lobby")
+			do(t, ctx, "quick practice", chromedp.Click(chromedp.CSS(`#quickpractice`)))
+			waitJS(t, ctx, "the practice hole starts", `document.getElementById('room')?.dataset.status === 'playing' && !document.getElementById('play').hidden`)
+			if n := eval[int](t, ctx, `document.querySelectorAll('#my-board .pile').length`); n != 7 {
+				t.Fatalf("piles = %d, want 7", n)
+			}
+			boardFits(t, ctx, "play view")
+			if !eval[bool](t, ctx, noHScroll) {
+				t.Error("the play view scrolls sideways")
+			}
+			// A column's target is its whole visible strip of cards.
+			w := eval[float64](t, ctx, `Math.min(...[...document.querySelectorAll('#my-board .pile')].map(b => b.getBoundingClientRect().width))`)
+			hgt := eval[float64](t, ctx, `Math.min(...[...document.querySelectorAll('#my-board .pile')].map(b => b.getBoundingClientRect().height))`)
+			if w < 44 || hgt < 44 {
+				t.Errorf("smallest column target is %.0fx%.0f px, want at least 44x44", w, hgt)
+			}
+			if size.lang == "es" && !eval[bool](t, ctx, `document.querySelector('#my-board [data-move="1"] [role=img]').getAttribute('aria-label').includes(' de ')`) {
+				t.Error("cards have no Spanish names")
+			}
+			shot(t, ctx, "02-play")
+			playHole(t, ctx, "the phone", false, nil)
+			waitJS(t, ctx, "the round ends", `document.getElementById('room').dataset.status === 'finished'`)
+			boardFits(t, ctx, "end view")
+			if !eval[bool](t, ctx, noHScroll) {
+				t.Error("the end of round scrolls sideways")
+			}
+			shot(t, ctx, "03-end")
+		})
 	}
-	shot(t, phone, "01-lobby-phone-es")
-	do(t, phone, "quick practice", chromedp.Click(chromedp.CSS(`#quickpractice`)))
-	waitJS(t, phone, "the practice hole starts", `document.getElementById('room')?.dataset.status === 'playing' && !document.getElementById('play').hidden`)
-	if !eval[bool](t, phone, noHScroll) {
-		t.Error("the play view scrolls sideways on a phone")
-	}
-	w := eval[float64](t, phone, `Math.min(...[...document.querySelectorAll('#my-board [data-move]')].map(b => b.getBoundingClientRect().width))`)
-	hgt := eval[float64](t, phone, `Math.min(...[...document.querySelectorAll('#my-board [data-move]')].map(b => b.getBoundingClientRect().height))`)
-	if w < 44 || hgt < 44 {
-		t.Errorf("smallest card target is %.0fx%.0f px, want at least 44x44", w, hgt)
-	}
-	if !eval[bool](t, phone, `document.querySelector('#my-board [data-move="1"] [role=img]').getAttribute('aria-label').includes(' de ')`) {
-		t.Error("cards have no Spanish names")
-	}
-	shot(t, phone, "02-play-phone")
-	playHole(t, phone, "the phone", false, nil)
-	waitJS(t, phone, "the round ends", `document.getElementById('room').dataset.status === 'finished'`)
-	if !eval[bool](t, phone, noHScroll) {
-		t.Error("the end of round scrolls sideways on a phone")
-	}
-	shot(t, phone, "03-end-phone")
 }
 
-// TestPages renders the static pages in a browser and saves screenshots.
-func TestPages(t *testing.T) {
+// TestPhoneLayouts: the pyramid-like layouts and the foundation games fit
+// a 360 px wide phone without horizontal scroll.
+func TestPhoneLayouts(t *testing.T) {
 	t.Parallel()
 	ts := newServer(t)
-	b := newPlayer(t, newBrowser(t))
-	for _, p := range []struct{ path, sel, name string }{
-		{"/how-to-play", `[data-testid=howto]`, "howto"},
-		{"/how-to-play?lang=es", `[data-testid=howto]`, "howto-es"},
-		{"/practice?lang=en", `[data-testid=practice-form]`, "practice"},
-		{"/nowhere", `[data-testid=notfound]`, "notfound"},
-	} {
-		do(t, b, p.path, chromedp.Navigate(ts.URL+p.path), chromedp.WaitVisible(chromedp.CSS(p.sel)))
-		shot(t, b, p.name)
+	ctx := newPlayer(t, newBrowser(t))
+	do(t, ctx, "phone viewport", phone(360, 740))
+	for _, game := range []string{"tripeaks", "pyramid-golf", "black-hole", "double-golf", "all-in-a-row"} {
+		practiceRoom(t, ctx, ts.URL, `{"game": "`+game+`", "options": {"undo": true}, "holes": 1, "format": "stroke", "seats": 1, "public": false, "spectators": false}`)
+		if got := eval[int](t, ctx, `document.querySelectorAll('#my-board .card').length`); got == 0 {
+			t.Errorf("%s: no cards drawn", game)
+		}
+		boardFits(t, ctx, game)
+		if !eval[bool](t, ctx, noHScroll) {
+			t.Errorf("%s: the play view scrolls sideways", game)
+		}
+		shot(t, ctx, game)
 	}
 }

@@ -63,7 +63,7 @@ export function outcomeKey(b) {
 
 // renderBoard draws a board. With interactive, free cards and the stock
 // are buttons carrying data-move; the room script handles their clicks.
-export function renderBoard(b, { label, interactive = false, foundation = false } = {}) {
+export function renderBoard(b, { label, interactive = false, foundation = false, outcome = true } = {}) {
   const playable = new Set(b.playable || []);
   const live = interactive && !b.done;
   let tableau;
@@ -101,6 +101,6 @@ export function renderBoard(b, { label, interactive = false, foundation = false 
     foundation ? null : fact('play.stockLeft', b.stockLeft, 'stock-left'));
   const section = h('section', { class: 'board layout-' + b.layout, 'data-testid': 'board-' + b.seat, 'data-layout': b.layout, 'aria-label': label || t('play.board') },
     tableau, h('div', { class: 'pad' }, waste, stock, facts));
-  if (b.done || b.over) section.append(h('p', { class: 'outcome', 'data-testid': 'board-outcome' }, t(outcomeKey(b))));
+  if (outcome && (b.done || b.over)) section.append(h('p', { class: 'outcome', 'data-testid': 'board-outcome' }, t(outcomeKey(b))));
   return section;
 }

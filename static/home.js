@@ -42,6 +42,15 @@ function wireForm(form) {
     r.addEventListener('change', () => { if (r.value !== 'custom') holes.value = r.value; });
   }
   holes.addEventListener('input', () => { form.elements.holesPreset.value = 'custom'; });
+  const deal = form.elements.deal;
+  if (deal) {
+    const dsync = () => { form.elements.dealNumber.disabled = deal.value !== 'numbered'; };
+    for (const r of deal) r.addEventListener('change', dsync);
+    form.elements.dealNumber.addEventListener('input', () => { deal.value = 'numbered'; dsync(); });
+    form.elements.dealNumber.addEventListener('focus', () => { deal.value = 'numbered'; dsync(); });
+    dsync();
+  }
+  form.sync = sync;
   const seats = form.elements.seats;
   if (form.elements.format && seats) {
     const fsync = () => {
@@ -70,7 +79,11 @@ export function readSettings(form, practice) {
   const holes = Math.min(18, Math.max(1, Number(f.holes.value) || 9));
   if (practice) {
     options.undo = true;
-    return { game: f.game.value, options, holes, format: 'stroke', seats: 1, public: false, spectators: false, autoStart: true };
+    const set = { game: f.game.value, options, holes, format: 'stroke', seats: 1, public: false, spectators: false, autoStart: true };
+    // Numbered deals (hole h is deal N+h-1) and the deal of the day.
+    if (f.deal?.value === 'numbered') set.deal = Math.max(1, Math.floor(Number(f.dealNumber.value)) || 1);
+    if (f.deal?.value === 'today') set.daily = true;
+    return set;
   }
   const format = f.format.value;
   return {
@@ -102,6 +115,30 @@ for (const id of ['create-form', 'practice-form']) {
     e.preventDefault();
     create(readSettings(form, id === 'practice-form'));
   });
+}
+
+// A shared practice link, /practice?deal=N (and the game and its rules:
+// &game=tripeaks&kings=wrap...), or /practice?daily=1, starts that deal.
+const practiceForm = document.getElementById('practice-form');
+const shared = new URLSearchParams(location.search);
+if (practiceForm && (shared.has('deal') || shared.has('daily'))) {
+  const f = practiceForm.elements;
+  const n = Math.floor(Number(shared.get('deal')));
+  if (shared.has('game') && [...f.game.options].some((o) => o.value === shared.get('game'))) {
+    f.game.value = shared.get('game');
+  }
+  practiceForm.sync();
+  for (const k of ['kings', 'jokers', 'columns']) if (shared.has(k) && f[k]) f[k].value = shared.get(k);
+  for (const k of ['freeStart', 'negativeScore']) if (shared.has(k) && f[k]) f[k].checked = shared.get(k) === 'true';
+  if (shared.has('redeals') && f.redeals) f.redeals.checked = Number(shared.get('redeals')) > 0;
+  if (shared.has('holes')) { f.holes.value = String(Math.min(18, Math.max(1, Number(shared.get('holes')) || 1))); f.holesPreset.value = 'custom'; }
+  if (shared.get('daily') === '1' || shared.get('daily') === 'true') f.deal.value = 'today';
+  else if (n > 0) { f.deal.value = 'numbered'; f.dealNumber.value = String(n); }
+  f.dealNumber.disabled = f.deal.value !== 'numbered';
+  if (f.deal.value !== 'random') {
+    if (nameInput && !nameInput.value.trim()) nameInput.value = t('practice.defaultName');
+    create(readSettings(practiceForm, true));
+  }
 }
 
 $('#quickpractice')?.addEventListener('click', () => create({ game: 'golf', options: { undo: true }, holes: 1, format: 'stroke', seats: 1, public: false, spectators: false, autoStart: true }));

@@ -24,7 +24,7 @@ const pending = new Map(); // seq -> command, resent after reconnect until acked
 let pendingMove = 0; // seq of the move waiting for its ack
 let lastMessage = Date.now();
 let gone = false;
-let autoStarted = false;
+let autoStarted = 0; // the round solo practice was started for
 let fly = null;
 
 // ---- connection -------------------------------------------------------
@@ -42,6 +42,8 @@ function connect() {
   const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
   const sock = new WebSocket(proto + '//' + location.host + '/ws');
   ws = sock;
+  // For the end-to-end tests: closing it simulates a dropped connection.
+  window.__golfSocket = sock;
   sock.onopen = () => {
     const hello = { type: 'hello', protocol: 1, room: code, since: lastV };
     if (token) hello.token = token;
@@ -101,8 +103,8 @@ function handle(m) {
     case 'event':
       if (m.view && m.v > lastV) {
         const from = m.event && m.event.seat === you ? flyFrom(m.event) : null;
-        announce(m.event);
         show(m.v, m.view);
+        announce(m.event);
         if (from) flyTo(from);
       }
       break;
@@ -110,9 +112,17 @@ function handle(m) {
       pending.delete(m.seq);
       if (m.seq === pendingMove) pendingMove = 0;
       break;
-    case 'error':
+    case 'error': {
+      const cmd = pending.get(m.seq);
       pending.delete(m.seq);
       if (m.seq === pendingMove) pendingMove = 0;
+      // Both players pressed rematch: the other's press already opened the
+      // new round's waiting room, so this press means "ready".
+      if (cmd?.type === 'rematch' && (m.code === 'not_finished' || m.code === 'not_playing')) {
+        if (view?.status === 'waiting' && !view.seats?.[you]?.ready) send({ type: 'ready', ready: true });
+        return;
+      }
+      if (cmd?.type === 'ready' && m.code === 'no_change') return;
       if (m.code === 'bad_token') { dropSeat(code); token = null; reconnect(); return; }
       if (m.code === 'room_not_found') { gone = true; banner(t('conn.gone')); root.dataset.status = 'gone'; ws?.close(); return; }
       if (m.code === 'no_spectators') { gone = true; banner(errorText(m)); ws?.close(); return; }
@@ -120,6 +130,7 @@ function handle(m) {
       $('#outcome').textContent = t('play.rejected', { msg: m.message || m.code });
       render();
       break;
+    }
   }
 }
 
@@ -142,9 +153,9 @@ function announce(ev) {
   } else if (ev.kind === 'join' && ev.name) parts.push(t('play.joined', { who: ev.name }));
   else if (ev.kind === 'ready' && ev.ready) parts.push(t('play.isReady', { who: who(ev.seat) }));
   for (const n of ev.notices || []) {
-    if (n.kind === 'seatDone') parts.push(t('play.seatDone', { who: who(n.seat || 0), h: num(n.hole), score: num(n.score || 0) }));
+    if (n.kind === 'seatDone') parts.push(t((n.seat || 0) === you ? 'play.youDone' : 'play.seatDone', { who: who(n.seat || 0), h: num(n.hole), score: num(n.score || 0) }));
     else if (n.kind === 'holeStarted') parts.push(t('play.holeStarted', { h: num(n.hole) }));
-    else if (n.kind === 'roundEnded') parts.push(t('play.roundEnded'));
+    else if (n.kind === 'roundEnded') parts.push(t('play.roundEnded') + ': ' + resultText(view));
     else if (n.kind === 'started') parts.push(t('play.started'));
   }
   if (parts.length) say(parts.join('. '));
@@ -195,8 +206,9 @@ function move(mv) {
   el?.classList.add('pending');
 }
 
+// A tap anywhere on a column's visible strip of cards plays its free card.
 $('#my-board').addEventListener('click', (e) => {
-  const btn = e.target.closest('[data-move]');
+  const btn = e.target.closest('[data-move]') || e.target.closest('.pile')?.querySelector('[data-move]');
   if (btn) move(btn.dataset.move);
 });
 $('#undo').addEventListener('click', () => move('u'));
@@ -216,7 +228,11 @@ $('#ready').addEventListener('click', () => {
   send({ type: 'ready', ready: !(mine && mine.ready) });
 });
 $('#start').addEventListener('click', () => send({ type: 'start' }));
-$('#rematch').addEventListener('click', () => send({ type: 'rematch' }));
+$('#rematch').addEventListener('click', () => {
+  if (view?.status === 'waiting') { if (!view.seats?.[you]?.ready) send({ type: 'ready', ready: true }); return; }
+  $('#rematch').disabled = true;
+  send({ type: 'rematch' });
+});
 $('#copy-link').addEventListener('click', async () => {
   const link = $('#invite-link');
   try { await navigator.clipboard.writeText(link.value); } catch { link.select(); document.execCommand?.('copy'); }
@@ -247,6 +263,7 @@ document.addEventListener('keydown', (e) => {
   const tag = e.target.tagName;
   if (tag === 'INPUT' || tag === 'SELECT' || tag === 'TEXTAREA') return;
   if (e.key === '?') { toggleHelp(); e.preventDefault(); return; }
+  if (e.target.closest?.('#replay')) return;
   const b = board();
   if (!b || $('#play').hidden) return;
   const onCard = e.target.closest && e.target.closest('#my-board [data-move]');
@@ -297,11 +314,27 @@ function render() {
   root.dataset.you = String(you);
   $('#room-status').textContent = t('status.' + vw.status);
   $('#room-hole').textContent = vw.hole ? '· ' + t('room.hole', { h: num(vw.hole), n: num(s.holes) }) : '';
+  renderDeal(vw);
   renderWaiting(vw);
   renderPlay(vw);
   renderBoards(vw);
   renderScores(vw);
   renderEnd(vw);
+  renderReplay(vw);
+}
+
+// Numbered and daily practice deals: the deal of the hole in play (hole h
+// is deal N+h-1) and a link that starts the same deal.
+function renderDeal(vw) {
+  const s = vw.settings;
+  const el = $('#room-deal');
+  if (!s.deal) { el.hidden = true; return; }
+  const n = s.deal + Math.max(1, vw.hole || 1) - 1;
+  const q = new URLSearchParams({ deal: String(n), game: s.game });
+  for (const [k, v] of Object.entries(s.options || {})) if (k !== 'undo') q.set(k, String(v));
+  el.hidden = false;
+  el.replaceChildren('· ', s.daily ? t('room.daily', { n: String(n) }) : t('room.deal', { n: String(n) }), ' ',
+    h('a', { href: '/practice?' + q, 'data-testid': 'deal-link' }, t('room.dealLink')));
 }
 
 function renderWaiting(vw) {
@@ -333,7 +366,7 @@ function renderWaiting(vw) {
   start.disabled = vw.seats.length < need || vw.seats.some((x, i) => i > 0 && !x.ready);
   $('#seat-form').hidden = you >= 0 || vw.seats.length >= s.seats;
   // Solo practice starts at once.
-  if (you === 0 && s.seats === 1 && !autoStarted) { autoStarted = true; send({ type: 'start' }); }
+  if (you === 0 && s.seats === 1 && autoStarted !== vw.round) { autoStarted = vw.round; send({ type: 'start' }); }
 }
 
 let clockTimer = null;
@@ -345,7 +378,8 @@ function renderPlay(vw) {
   if (sec.hidden) return;
   const foundation = vw.settings.game === 'black-hole' || vw.settings.game === 'all-in-a-row';
   const hadFocus = sec.contains(document.activeElement) ? (document.activeElement.dataset.move || focusedMove) : null;
-  const el = renderBoard(b, { label: t('play.board'), interactive: vw.status === 'playing', foundation });
+  // The outcome is said once, below the board (#outcome), not in it too.
+  const el = renderBoard(b, { label: t('play.board'), interactive: vw.status === 'playing', foundation, outcome: false });
   $('#my-board').replaceChildren(el);
   const cards = $$('#my-board [data-move]');
   if (cards.length) {
@@ -364,6 +398,8 @@ function renderPlay(vw) {
   $('#undo').hidden = !b.canUndo;
   $('#redeal').hidden = !b.canRedeal;
   $('#stand').hidden = b.done || vw.status !== 'playing';
+  $('#help-btn').hidden = vw.status !== 'playing';
+  if (vw.status !== 'playing') $('#help').hidden = true;
   // The hole clock; practice has none.
   const clock = $('#clock');
   if (vw.clock && vw.status === 'playing' && !b.done) {
@@ -378,7 +414,7 @@ function renderPlay(vw) {
     clock.classList.remove('calm');
     tick();
     clockTimer = setInterval(tick, 1000);
-  } else if (vw.settings.seats === 1) {
+  } else if (vw.settings.seats === 1 && vw.status === 'playing') {
     clock.hidden = false;
     clock.textContent = t('play.practiceNoClock');
     clock.classList.remove('low');
@@ -426,6 +462,7 @@ function renderScores(vw) {
   const n = Math.max(st.holes, ...st.rows.map((r) => r.scores.length));
   const holes = [...Array(n).keys()];
   const bySeat = [...st.rows].sort((a, b) => a.seat - b.seat);
+  const revealed = vw.revealed || [];
   $('#scorecard').replaceChildren(h('div', { class: 'scroll-x' }, h('table', { class: 'scorecard', 'data-testid': 'scorecard' },
     h('caption', {}, t('score.card')),
     h('thead', {},
@@ -436,7 +473,12 @@ function renderScores(vw) {
       holes.map((i) => {
         const sc = r.scores[i];
         if (sc === null || sc === undefined) return h('td', { class: 'none', 'aria-label': t('score.notPlayed') }, '·');
-        return h('td', { class: parClass(sc - 5), 'data-testid': `score-${r.seat}-${i + 1}` }, num(sc), h('small', {}, signed(sc - 5)));
+        const cell = [num(sc), h('small', {}, signed(sc - 5))];
+        // A hole everyone has finished can be replayed from its score.
+        const open = revealed.includes(i + 1)
+          ? h('button', { type: 'button', class: 'cell-link', 'data-replay-seat': r.seat, 'data-replay-hole': i + 1, 'data-testid': `replay-${r.seat}-${i + 1}`, 'aria-label': t('replay.open', { who: r.name, h: num(i + 1), score: num(sc) }) }, cell)
+          : cell;
+        return h('td', { class: parClass(sc - 5), 'data-testid': `score-${r.seat}-${i + 1}` }, open);
       }),
       h('td', { 'data-testid': 'total-' + r.seat }, num(r.total)),
       h('td', { class: parClass(r.toPar), 'data-testid': 'topar-' + r.seat }, r.toParText)))))));
@@ -444,26 +486,26 @@ function renderScores(vw) {
   $('#commitment').textContent = vw.commitment || '';
 }
 
+function resultText(vw) {
+  const st = vw?.standings;
+  if (!st) return '';
+  if (st.match) return st.match.text;
+  if (vw.settings.seats === 1 && st.rows[0]) return t('end.solo', { score: num(st.rows[0].total), toPar: st.rows[0].toParText });
+  const winners = st.rows.filter((r) => r.place === 1).map((r) => r.name);
+  return t('end.winner', { who: winners.join(', ') }) + (st.rows[0] ? ` (${st.rows[0].toParText})` : '');
+}
+
 function renderEnd(vw) {
   const sec = $('#end');
   sec.hidden = vw.status !== 'finished';
-  if (sec.hidden) return;
-  const st = vw.standings;
-  let result;
-  if (st.match) result = st.match.text;
-  else {
-    const winners = st.rows.filter((r) => r.place === 1).map((r) => r.name);
-    result = t('end.winner', { who: winners.join(', ') }) + (st.rows[0] ? ` (${st.rows[0].toParText})` : '');
-  }
-  $('#result').textContent = result;
-  $('#chart').replaceChildren(chart(st));
+  if (sec.hidden) { $('#rematch').disabled = false; return; }
+  $('#result').textContent = resultText(vw);
+  $('#chart').replaceChildren(chart(vw.standings));
   $('#seed').textContent = vw.seed || '';
   $('#rematch').hidden = you < 0;
-  const seatSel = $('#replay-seat');
-  if (!seatSel.options.length) {
-    vw.seats.forEach((s, i) => seatSel.append(h('option', { value: i }, s.name)));
-    (vw.revealed || []).forEach((n) => $('#replay-hole').append(h('option', { value: n }, num(n))));
-  }
+  const dl = $('#download');
+  dl.href = '/api/rooms/' + encodeURIComponent(code) + '/records';
+  dl.download = `golf-${code}-round-${vw.round}.json`;
 }
 
 // chart draws each player's running score against par, hole by hole.
@@ -511,55 +553,140 @@ $('#verify').addEventListener('click', async () => {
   } catch (e) { out.textContent = t('err.generic', { msg: e.message }); }
 });
 
-$('#download').addEventListener('click', async () => {
-  try {
-    const data = await api('/api/rooms/' + encodeURIComponent(code) + '/records');
-    const blob = new Blob([JSON.stringify(data, null, 2)], { type: 'application/json' });
-    const a = h('a', { href: URL.createObjectURL(blob), download: `golf-${code}.json` });
-    document.body.append(a);
-    a.click();
-    a.remove();
-  } catch (e) { say(errorText(e)); }
-});
+// ---- replay -------------------------------------------------------------
+//
+// Any player's game of a hole that everyone has finished, board by board
+// from the server: first / previous / next / last (buttons, or the arrow
+// keys, Home and End while the replay has focus), the move counter and what
+// each move did.
 
-// Replay: boards step by step from the server when it offers them, else
-// the move list of the record.
-let replay = { steps: [], i: 0, boards: null };
-$('#replay-form').addEventListener('submit', async (e) => {
-  e.preventDefault();
-  const seat = Number($('#replay-seat').value);
-  const hole = Number($('#replay-hole').value);
-  const box = $('#replay-view');
-  try {
-    const r = await fetch(`/api/rooms/${encodeURIComponent(code)}/holes/${hole}/replay?seat=${seat}`);
-    if (r.ok) {
-      const data = await r.json();
-      replay = { boards: data.boards || [], steps: data.moves || [], i: 0 };
-    } else {
-      const recs = await api('/api/rooms/' + encodeURIComponent(code) + '/records');
-      const rec = (recs.holes || []).find((x) => x.number === hole)?.records?.[seat];
-      replay = { boards: null, steps: rec?.moves || [], i: 0 };
-      box.dataset.fallback = 'true';
-    }
-    drawReplay();
-  } catch (err) { box.textContent = errorText(err); }
-});
-$('#replay-prev').addEventListener('click', () => { replay.i = Math.max(0, replay.i - 1); drawReplay(); });
-$('#replay-next').addEventListener('click', () => { replay.i = Math.min(lastStep(), replay.i + 1); drawReplay(); });
-function lastStep() { return replay.boards ? replay.boards.length - 1 : replay.steps.length; }
-function drawReplay() {
-  const box = $('#replay-view');
-  if (replay.boards) {
-    const b = replay.boards[replay.i];
-    box.replaceChildren(b ? renderBoard(b, { label: t('end.replay') }) : '');
-  } else {
-    box.replaceChildren(h('p', { class: 'note' }, t('end.noReplay')),
-      h('p', { class: 'replay-moves' }, replay.steps.map((m, i) => h('span', { class: i === replay.i - 1 ? 'cur' : '' }, m + ' '))));
+let replay = null; // {seat, hole, name, moves, boards, score, end, i}
+let replayOpen = false; // opened from the scorecard during play
+let replayRound = 0;
+let replayTried = false;
+
+function renderReplay(vw) {
+  const sec = $('#replay');
+  if (vw.round !== replayRound) { replayRound = vw.round; replay = null; replayOpen = false; replayTried = false; $('#replay-player').hidden = true; }
+  const revealed = vw.revealed || [];
+  sec.hidden = !revealed.length || vw.status === 'waiting' || !(vw.status === 'finished' || replayOpen);
+  $('#replay-close').hidden = vw.status === 'finished';
+  // Keep the pickers in step with the seats and the holes everyone has
+  // finished, keeping the choice.
+  const seatSel = $('#replay-seat');
+  const holeSel = $('#replay-hole');
+  const seatWas = seatSel.value || String(Math.max(0, you));
+  const holeWas = holeSel.value;
+  seatSel.replaceChildren(...vw.seats.map((x, i) => h('option', { value: i }, x.name)));
+  seatSel.value = seatWas;
+  holeSel.replaceChildren(...revealed.map((n) => h('option', { value: n }, num(n))));
+  holeSel.value = revealed.includes(Number(holeWas)) ? holeWas : String(revealed[revealed.length - 1] ?? '');
+  // At the end of the round, show the player's own last hole at once.
+  if (!sec.hidden && !replay && !replayTried && vw.status === 'finished' && revealed.length) {
+    replayTried = true;
+    loadReplay(Number(seatSel.value), Number(holeSel.value), false);
   }
-  $('#replay-step').textContent = t('end.step', { i: num(replay.i), n: num(lastStep()) });
-  $('#replay-prev').disabled = replay.i <= 0;
-  $('#replay-next').disabled = replay.i >= lastStep();
 }
+
+async function loadReplay(seat, hole, focus = true) {
+  const box = $('#replay-view');
+  $('#replay-seat').value = String(seat);
+  $('#replay-hole').value = String(hole);
+  try {
+    const data = await api(`/api/rooms/${encodeURIComponent(code)}/holes/${hole}/replay?seat=${seat}`);
+    replay = { ...data, moves: data.moves || [], boards: data.boards || [], i: 0 };
+    $('#replay-player').hidden = false;
+    $('#replay-who').textContent = t('replay.who', { who: data.name || who(seat), h: num(hole), score: num(data.score ?? 0) });
+    drawReplay(false);
+    if (focus) $('#replay-player').focus();
+  } catch (err) {
+    replay = null;
+    $('#replay-player').hidden = true;
+    $('#replay-error').textContent = errorText(err);
+    say(errorText(err));
+    return;
+  }
+  $('#replay-error').textContent = '';
+}
+
+// openReplay shows a hole's replay from the scorecard.
+function openReplay(seat, hole) {
+  replayOpen = true;
+  if (view) renderReplay(view);
+  $('#replay').hidden = false;
+  $('#replay').scrollIntoView({ block: 'start', behavior: reduceMotion.matches ? 'auto' : 'smooth' });
+  loadReplay(seat, hole);
+}
+
+function topOf(b, pile) {
+  const p = b?.piles?.[pile - 1] || [];
+  return b?.layout === 'columns' ? p[p.length - 1] : p[0];
+}
+
+// moveText says what move k (1-based) of the replay did.
+function moveText(k) {
+  if (!replay) return '';
+  if (k === 0) return t('replay.deal', { n: num(replay.boards[0]?.cardsLeft ?? 0) });
+  const m = replay.moves[k - 1];
+  const before = replay.boards[k - 1];
+  const after = replay.boards[k];
+  let text;
+  if (m === 's') text = t('replay.turned', { card: cardName(after?.waste?.[after.waste.length - 1]) });
+  else if (m === 'r') text = t('play.redealt');
+  else if (m === 'u') text = t('play.undone');
+  else text = t('replay.played', { card: cardName(topOf(before, Number(m))), n: num(Number(m)) });
+  if (k === replay.moves.length && (replay.end || after?.over)) text += '. ' + t('replay.over', { score: num(replay.score ?? 0) });
+  return text;
+}
+
+function replayLast() { return replay ? replay.boards.length - 1 : 0; }
+
+function drawReplay(speak = true) {
+  if (!replay) return;
+  const i = replay.i;
+  const b = replay.boards[i];
+  const foundation = view?.settings?.game === 'black-hole' || view?.settings?.game === 'all-in-a-row';
+  $('#replay-view').replaceChildren(b ? renderBoard(b, { label: t('end.replay') + ': ' + t('end.step', { i: num(i), n: num(replayLast()) }), foundation }) : '');
+  const step = t('end.step', { i: num(i), n: num(replayLast()) });
+  $('#replay-step').textContent = step;
+  $('#replay-move').textContent = moveText(i);
+  $('#replay-player').dataset.step = String(i);
+  $('#replay-player').dataset.last = String(replayLast());
+  $('#replay-first').disabled = $('#replay-prev').disabled = i <= 0;
+  $('#replay-next').disabled = $('#replay-last').disabled = i >= replayLast();
+  if (speak) say(step + '. ' + moveText(i));
+}
+
+function replayGo(i) {
+  if (!replay) return;
+  const next = Math.max(0, Math.min(replayLast(), i));
+  if (next === replay.i) return;
+  replay.i = next;
+  drawReplay();
+}
+
+$('#replay-form').addEventListener('submit', (e) => {
+  e.preventDefault();
+  if ($('#replay-hole').value === '') return;
+  loadReplay(Number($('#replay-seat').value), Number($('#replay-hole').value));
+});
+$('#replay-first').addEventListener('click', () => replayGo(0));
+$('#replay-prev').addEventListener('click', () => replayGo((replay?.i ?? 0) - 1));
+$('#replay-next').addEventListener('click', () => replayGo((replay?.i ?? 0) + 1));
+$('#replay-last').addEventListener('click', () => replayGo(replayLast()));
+$('#replay-close').addEventListener('click', () => { replayOpen = false; $('#replay').hidden = true; $('#scorecard')?.focus(); });
+$('#replay-player').addEventListener('keydown', (e) => {
+  if (e.ctrlKey || e.metaKey || e.altKey || !replay) return;
+  const go = { ArrowLeft: replay.i - 1, ArrowUp: replay.i - 1, ArrowRight: replay.i + 1, ArrowDown: replay.i + 1, Home: 0, End: replayLast() }[e.key];
+  if (go === undefined) return;
+  replayGo(go);
+  e.preventDefault();
+  e.stopPropagation();
+});
+$('#scorecard').addEventListener('click', (e) => {
+  const btn = e.target.closest('[data-replay-hole]');
+  if (btn) openReplay(Number(btn.dataset.replaySeat), Number(btn.dataset.replayHole));
+});
 
 banner(t('conn.connecting'), true);
 connect();

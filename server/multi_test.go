@@ -237,6 +237,13 @@ func TestInstanceShutdownMidHole(t *testing.T) {
 		waitVersion(t, b.w, va.V)
 		waitVersion(t, spec.w, va.V)
 		checkRecords(t, ctx, i2.api, ga.Code, []*seatPlayer{a, b})
+		// Each player's last move ended their last hole, one of them the
+		// round; sent again (its ack lost, say), it is a duplicate.
+		for _, p := range []*seatPlayer{a, b} {
+			if r, err := p.c.DoSeq(ctx, p.last); err != nil || !r.Duplicate || r.V != va.V {
+				t.Errorf("%s's last move sent again: %+v, %v; want a duplicate ack at v%d", p.name, r, err, va.V)
+			}
+		}
 		for seat, p := range []*seatPlayer{a, b} {
 			for h := 1; h <= 2; h++ {
 				if got := spec.w.movesSeen(seat, h); got != p.moves[h] {

@@ -266,6 +266,8 @@ type seatPlayer struct {
 	c     *client.Conn
 	w     *watcher
 	moves map[int]int
+	// last is the last move the server accepted, as sent.
+	last protocol.ClientMessage
 }
 
 func newSeatPlayer(name string, c *client.Conn) *seatPlayer {
@@ -329,7 +331,8 @@ func (p *seatPlayer) play(ctx context.Context, h, max int) (bool, error) {
 			return over, err
 		}
 		mv := chooseMove(b)
-		if _, err := p.c.Move(ctx, h, mv); err != nil {
+		r, err := p.c.Move(ctx, h, mv)
+		if err != nil {
 			if client.IsCode(err, protocol.ErrCodeHoleDone) || client.IsCode(err, protocol.ErrCodeWrongHole) ||
 				client.IsCode(err, protocol.ErrCodeNotPlaying) {
 				return true, nil
@@ -337,6 +340,7 @@ func (p *seatPlayer) play(ctx context.Context, h, max int) (bool, error) {
 			return false, fmt.Errorf("%s: hole %d, move %s: %w", p.name, h, mv, err)
 		}
 		p.moves[h]++
+		p.last = moveMsg(r.Seq, h, mv)
 	}
 	return false, nil
 }

@@ -1,0 +1,109 @@
+package e2e_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// postJSON calls the API from the test (the host's side).
+func postJSON(t *testing.T, url string, body, out any) {
+	t.Helper()
+	b, _ := json.Marshal(body)
+	res, err := http.Post(url, "application/json", bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	if res.StatusCode >= 300 {
+		t.Fatalf("POST %s: %s", url, res.Status)
+	}
+	if out != nil {
+		if err := json.NewDecoder(res.Body).Decode(out); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func entrantThru(t *testing.T, base, id string, n int) int {
+	t.Helper()
+	res, err := http.Get(fmt.Sprintf("%s/api/tournaments/%s/entrants/%d", base, id, n))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var w struct {
+		Row struct {
+			Thru int `json:"thru"`
+		} `json:"row"`
+	}
+	json.NewDecoder(res.Body).Decode(&w)
+	return w.Row.Thru
+}
+
+// TestTournamentInTheBrowser: a player enters a stroke-play tournament on
+// its page, plays hole 1 in their tournament room by clicking, and a
+// second browser watching the tournament page sees the leaderboard update
+// live; the list page shows the tournament as live.
+func TestTournamentInTheBrowser(t *testing.T) {
+	ts := newServer(t)
+	browser := newBrowser(t)
+	var grant struct {
+		ID        string `json:"id"`
+		HostToken string `json:"hostToken"`
+	}
+	postJSON(t, ts.URL+"/api/tournaments", map[string]any{"settings": map[string]any{"name": "Browser Open", "holes": 9}}, &grant)
+
+	ana := newPlayer(t, browser)
+	do(t, ana, "Ana opens the tournament", chromedp.Navigate(ts.URL+"/t/"+grant.ID), chromedp.WaitVisible(chromedp.CSS(`[data-testid=t-join]`)))
+	waitJS(t, ana, "the rules are shown", `document.querySelector('[data-testid=t-name]').textContent === 'Browser Open' && document.querySelectorAll('[data-testid=t-commitments] li').length === 1`)
+	do(t, ana, "Ana enters",
+		chromedp.SetValue(chromedp.CSS(`[data-testid=t-join-name]`), "Ana"),
+		chromedp.Click(chromedp.CSS(`[data-testid=t-join-submit]`)),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid=t-you]`)))
+	shot(t, ana, "01-entered")
+
+	watcher := newPlayer(t, browser)
+	do(t, watcher, "the watcher opens the tournament", chromedp.Navigate(ts.URL+"/t/"+grant.ID), chromedp.WaitVisible(chromedp.CSS(`[data-testid=t-board]`)))
+
+	postJSON(t, ts.URL+"/api/tournaments/"+grant.ID+"/start", map[string]any{"token": grant.HostToken}, nil)
+	waitJS(t, ana, "Ana may play hole 1", `!document.querySelector('[data-testid=t-play]').hidden`)
+	shot(t, ana, "02-ready")
+	do(t, ana, "Ana plays", chromedp.Click(chromedp.CSS(`[data-testid=t-play]`)))
+	waitJS(t, ana, "hole 1 starts", `document.getElementById('room')?.dataset.status === 'playing' && !document.getElementById('play').hidden`)
+	shot(t, ana, "03-hole-1")
+
+	// Play hole 1 by clicking, until the tournament has its result.
+	for n := 0; entrantThru(t, ts.URL, grant.ID, 0) < 1; n++ {
+		if n > 200 {
+			t.Fatal("hole 1 did not end")
+		}
+		s := eval[boardState](t, ana, readBoard)
+		switch {
+		case len(s.Playable) > 0:
+			do(t, ana, "Ana clicks a card", chromedp.Click(chromedp.CSS(fmt.Sprintf(`#my-board [data-move="%d"]`, s.Playable[0]))))
+		case s.CanTurn:
+			do(t, ana, "Ana turns the stock", chromedp.Click(chromedp.CSS(`#my-board [data-move="s"]`)))
+		default:
+			time.Sleep(50 * time.Millisecond)
+			continue
+		}
+		waitJS(t, ana, "Ana sees her move", fmt.Sprintf(`Number(document.getElementById('room').dataset.v) > %d`, s.V))
+	}
+
+	waitJS(t, watcher, "the watcher's leaderboard shows Ana thru 1",
+		`[...document.querySelectorAll('[data-testid=lb-row]')].some(r => r.children[1].textContent === 'Ana' && r.children[3].textContent === '1')`)
+	shot(t, watcher, "04-leaderboard")
+
+	do(t, ana, "Ana goes back to the tournament", chromedp.Navigate(ts.URL+"/t/"+grant.ID), chromedp.WaitVisible(chromedp.CSS(`[data-testid=t-you]`)))
+	waitJS(t, ana, "her next hole is 2", `document.querySelector('[data-testid=t-play]').textContent.includes('2') && document.querySelector('[data-testid=t-you-row]').textContent.includes('1')`)
+
+	do(t, watcher, "the list of tournaments", chromedp.Navigate(ts.URL+"/tournaments"), chromedp.WaitVisible(chromedp.CSS(`[data-testid=tour-form]`)))
+	waitJS(t, watcher, "the tournament is listed as live", `[...document.querySelectorAll('[data-testid=list-live] a')].some(a => a.textContent === 'Browser Open')`)
+	shot(t, watcher, "05-list")
+}

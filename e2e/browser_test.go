@@ -320,3 +320,22 @@ func practiceRoom(t *testing.T, ctx context.Context, base, settings string) {
 	}
 	waitJS(t, ctx, "the practice hole starts", `document.getElementById('room')?.dataset.status === 'playing' && !document.getElementById('play').hidden`)
 }
+
+// jsString quotes s as a JavaScript string literal.
+func jsString(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
+// evalAsync evaluates a script that returns a promise and decodes what it
+// resolves to.
+func evalAsync[T any](t *testing.T, ctx context.Context, script string) T {
+	t.Helper()
+	tctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	v, err := chromedp.Run(tctx, chromedp.Evaluate[T](script, chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatalf("eval %q: %v", script, err)
+	}
+	return v
+}

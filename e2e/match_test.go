@@ -1,9 +1,12 @@
 package e2e_test
 
 import (
+	"context"
+	"strings"
 	"testing"
 
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 )
 
 // TestMatchThroughTheLobby: Ana creates a one-hole match in the lobby, Bo
@@ -92,6 +95,56 @@ func TestMatchThroughTheLobby(t *testing.T) {
 	if got := eval[int](t, ana, `document.querySelectorAll('#chart polyline').length`); got != 2 {
 		t.Errorf("chart lines = %d, want 2", got)
 	}
+	if got := eval[int](t, ana, `[...document.querySelectorAll('#my-board .outcome, #play .outcome')].filter(e => e.textContent.trim()).length`); got != 1 {
+		t.Errorf("the outcome is shown %d times, want once", got)
+	}
 	shot(t, ana, "05-end-of-round")
 	shot(t, eve, "06-spectator-end")
+
+	// The records download link gives JSON with the hole's records.
+	recs := evalAsync[string](t, ana, `(async () => {
+		const a = document.querySelector('[data-testid=download]');
+		if (!a.hasAttribute('download')) return 'not a download link';
+		const data = await (await fetch(a.href)).json();
+		const h = (data.holes || []).find(x => x.number === 1);
+		return h && h.records && h.records.length === 2 && h.records.every(r => r.moves && r.moves.length > 0) ? 'ok' : JSON.stringify(data).slice(0, 300);
+	})()`)
+	if recs != "ok" {
+		t.Errorf("records download: %s", recs)
+	}
+
+	// The replay: Ana's own hole is shown at once; step with the buttons
+	// and the keyboard to the last board, which matches her final board.
+	waitJS(t, ana, "the replay shows", `!document.querySelector('[data-testid=replay-player]').hidden && document.querySelector('[data-testid=replay-step]').textContent !== ''`)
+	do(t, ana, "next move", chromedp.Click(chromedp.CSS(`[data-testid=replay-next]`)))
+	waitJS(t, ana, "step 1", `document.querySelector('[data-testid=replay-player]').dataset.step === '1' && document.querySelector('[data-testid=replay-move]').textContent.length > 0`)
+	do(t, ana, "last move by key", chromedp.Focus(chromedp.CSS(`[data-testid=replay-player]`)), chromedp.KeyEvent(kb.End))
+	waitJS(t, ana, "the last board", `(() => { const p = document.querySelector('[data-testid=replay-player]'); return p.dataset.step === p.dataset.last && p.dataset.last !== '0'; })()`)
+	if !eval[bool](t, ana, `document.querySelector('#replay-view [data-testid=cards-left]').textContent === document.querySelector('#my-board [data-testid=cards-left]').textContent`) {
+		t.Error("the replay's last board is not Ana's final board")
+	}
+	do(t, ana, "back by key", chromedp.KeyEvent(kb.ArrowLeft))
+	waitJS(t, ana, "one step back", `(() => { const p = document.querySelector('[data-testid=replay-player]'); return Number(p.dataset.step) === Number(p.dataset.last) - 1; })()`)
+	// From the scorecard: Bo's hole.
+	do(t, ana, "Bo's score opens his replay", chromedp.Click(chromedp.CSS(`[data-testid=replay-1-1]`)))
+	waitJS(t, ana, "Bo's replay", `document.querySelector('[data-testid=replay-seat]').value === '1' && document.querySelector('[data-testid=replay-player]').dataset.step === '0' && document.activeElement === document.querySelector('[data-testid=replay-player]')`)
+	shot(t, ana, "07-replay")
+
+	// Rematch: both press it; a new round starts with a new commitment.
+	old := eval[string](t, ana, `document.getElementById('commitment').textContent`)
+	// Both press it at about the same time: the second press lands in the
+	// waiting room the first one opened and counts as "ready".
+	const press = `document.querySelector('[data-testid=rematch]').click(), true`
+	eval[bool](t, ana, press)
+	eval[bool](t, bo, press)
+	for _, p := range []struct {
+		ctx  context.Context
+		name string
+	}{{ana, "Ana"}, {bo, "Bo"}} {
+		waitJS(t, p.ctx, p.name+" plays the rematch", `(() => { const r = document.getElementById('room'); const c = document.getElementById('commitment').textContent; return r.dataset.status === 'playing' && !document.getElementById('play').hidden && c.length === 64 && c !== `+jsString(old)+`; })()`)
+	}
+	if got := eval[string](t, bo, `document.getElementById('room-hole').textContent`); !strings.Contains(got, "1") {
+		t.Errorf("rematch hole = %q", got)
+	}
+	shot(t, bo, "08-rematch")
 }

@@ -17,7 +17,7 @@ func TestQuickMatch(t *testing.T) {
 	browser := newBrowser(t)
 	ana, bo := newPlayer(t, browser), newPlayer(t, browser)
 	do(t, ana, "Ana opens the lobby", chromedp.Navigate(ts.URL+"/?lang=en"), chromedp.WaitVisible(chromedp.CSS(`#quickmatch`)), chromedp.SendKeys(chromedp.CSS(`#name`), "Ana"))
-	do(t, bo, "Bo opens the lobby", chromedp.Navigate(ts.URL+"/?lang=en"), chromedp.WaitVisible(chromedp.CSS(`#quickmatch`)), chromedp.SendKeys(chromedp.CSS(`#name`), "Bo"))
+	do(t, bo, "Bo opens the lobby", phone(360, 740), chromedp.Navigate(ts.URL+"/?lang=en"), chromedp.WaitVisible(chromedp.CSS(`#quickmatch`)), chromedp.SendKeys(chromedp.CSS(`#name`), "Bo"))
 	do(t, ana, "Ana presses quick match", chromedp.Click(chromedp.CSS(`#quickmatch`)))
 	waitJS(t, ana, "Ana waits", `!document.querySelector('[data-testid=qm-status]').hidden || !!document.getElementById('room')`)
 	do(t, bo, "Bo presses quick match", chromedp.Click(chromedp.CSS(`#quickmatch`)))
@@ -34,7 +34,8 @@ func TestQuickMatch(t *testing.T) {
 	if as == bs || (as != "0" && as != "1") || (bs != "0" && bs != "1") {
 		t.Errorf("seats: Ana %s, Bo %s; want 0 and 1", as, bs)
 	}
-	shot(t, bo, "quick-match")
+	fits(t, bo, "the room on a phone", "")
+	shot(t, bo, "quick-match-phone")
 }
 
 // TestPracticeDeals: a shared link /practice?deal=N starts deal N (the

@@ -300,9 +300,22 @@ function show(v, vw) {
   render();
 }
 
+// settingsText sums up the room's settings in words: the game, the rules
+// that differ from plain play, holes, format and seats.
 function settingsText(s) {
-  const opts = Object.entries(s.options || {}).map(([k, v]) => `${k}: ${v}`).join(', ');
-  return `${t('game.' + s.game)} (${opts}) · ${t('set.holes')}: ${num(s.holes)} · ${t('set.format.' + s.format)} · ${t('set.seats')}: ${num(s.seats)}`;
+  const o = s.options || {};
+  const rules = [];
+  if (o.kings) rules.push(t('set.kings.' + o.kings));
+  if (o.freeStart) rules.push(t('set.freeStart'));
+  if (o.jokers) rules.push(`${t('set.jokers')}: ${num(o.jokers)}`);
+  if (o.columns) rules.push(`${t('set.columns')}: ${num(o.columns)}`);
+  if (o.redeals) rules.push(t('set.redeals'));
+  if (o.negativeScore) rules.push(t('set.negativeScore'));
+  if (s.holeClock) rules.push(`${t('set.holeClock')}: ${num(s.holeClock)}`);
+  if (s.suddenDeath) rules.push(t('set.suddenDeath'));
+  const head = [t('game.' + s.game), `${t('set.holes')}: ${num(s.holes)}`, t('set.format.' + s.format)];
+  if (s.format !== 'match') head.push(`${t('set.seats')}: ${num(s.seats)}`);
+  return head.join(' · ') + (rules.length ? '. ' + t('set.options') + ': ' + rules.join('; ') + '.' : '');
 }
 
 function render() {
@@ -463,7 +476,7 @@ function renderScores(vw) {
   const holes = [...Array(n).keys()];
   const bySeat = [...st.rows].sort((a, b) => a.seat - b.seat);
   const revealed = vw.revealed || [];
-  $('#scorecard').replaceChildren(h('div', { class: 'scroll-x' }, h('table', { class: 'scorecard', 'data-testid': 'scorecard' },
+  $('#scorecard').replaceChildren(h('div', { class: 'scroll-x', tabindex: n > 9 ? '0' : null, role: n > 9 ? 'region' : null, 'aria-label': n > 9 ? t('score.card') : null }, h('table', { class: 'scorecard', 'data-testid': 'scorecard' },
     h('caption', {}, t('score.card')),
     h('thead', {},
       h('tr', {}, h('th', { scope: 'col' }, t('score.hole')), holes.map((i) => h('th', { scope: 'col' }, num(i + 1))), h('th', { scope: 'col' }, t('score.total')), h('th', { scope: 'col' }, t('score.toPar'))),

@@ -590,10 +590,14 @@ function renderReplay(vw) {
   const holeSel = $('#replay-hole');
   const seatWas = seatSel.value || String(Math.max(0, you));
   const holeWas = holeSel.value;
-  seatSel.replaceChildren(...vw.seats.map((x, i) => h('option', { value: i }, x.name)));
-  seatSel.value = seatWas;
-  holeSel.replaceChildren(...revealed.map((n) => h('option', { value: n }, num(n))));
-  holeSel.value = revealed.includes(Number(holeWas)) ? holeWas : String(revealed[revealed.length - 1] ?? '');
+  const key = JSON.stringify([vw.seats.map((x) => x.name), revealed]);
+  if (seatSel.dataset.key !== key) { // rebuilt only when they change, so an open picker stays open
+    seatSel.dataset.key = key;
+    seatSel.replaceChildren(...vw.seats.map((x, i) => h('option', { value: i }, x.name)));
+    seatSel.value = seatWas;
+    holeSel.replaceChildren(...revealed.map((n) => h('option', { value: n }, num(n))));
+    holeSel.value = revealed.includes(Number(holeWas)) ? holeWas : String(revealed[revealed.length - 1] ?? '');
+  }
   // At the end of the round, show the player's own last hole at once.
   if (!sec.hidden && !replay && !replayTried && vw.status === 'finished' && revealed.length) {
     replayTried = true;

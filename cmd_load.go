@@ -45,6 +45,8 @@ type loadConfig struct {
 	pprofAddr  string
 	cpuProfile string
 	seed       uint64
+	tournament int // entrants of a tournament run (cmd_load_tournament.go)
+	watchers   int
 }
 
 // loadReport is the load command's output (--json).
@@ -78,6 +80,8 @@ func runLoad(ctx context.Context, args []string, e env) error {
 	fs.StringVar(&c.pprofAddr, "pprof", "", "with --serve, serve net/http/pprof on this loopback address")
 	fs.StringVar(&c.cpuProfile, "cpuprofile", "", "write a CPU profile of this process (with --serve: server and load generator) to the file")
 	fs.Uint64Var(&c.seed, "seed", 0, "seed of the random moves; 0 for random")
+	fs.IntVar(&c.tournament, "tournament", 0, "tournament mode: this many entrants play one stroke-play tournament (--holes, --think, --duration) while --watchers watch the leaderboard")
+	fs.IntVar(&c.watchers, "watchers", 4, "tournament mode: leaderboard watchers")
 	if err := fs.Parse(args); err != nil {
 		return &exitError{code: 2}
 	}
@@ -133,6 +137,9 @@ func runLoad(ctx context.Context, args []string, e env) error {
 		}
 	}
 
+	if c.tournament > 0 {
+		return runTournamentLoad(ctx, c, e, rep.Store, memory)
+	}
 	cfg := load.Config{
 		URL: c.url, Rooms: c.rooms, Players: c.players, Holes: c.holes, Duration: c.duration,
 		Think: c.think, Rate: c.rate, PlayerRate: c.playerRate, Idle: c.idle, Seed: c.seed,

@@ -264,7 +264,7 @@ func (r *Room) Apply(ev Event) ([]Notice, error) {
 	case KindAway, KindBack:
 		err = r.presence(ev)
 	case KindRematch:
-		err = r.rematch(ev)
+		notices, err = r.rematch(ev)
 	default:
 		err = fmt.Errorf("%w: unknown kind %q", ErrBadEvent, ev.Kind)
 	}
@@ -613,15 +613,23 @@ func (r *Room) presence(ev Event) error {
 	return nil
 }
 
-func (r *Room) rematch(ev Event) error {
+// rematch starts a new round with the same players and settings: the
+// first player to ask takes the room back to the waiting room, ready; a
+// player asking once the room is already waiting for the rematch is simply
+// ready (so two players pressing "rematch" at once both get what they
+// meant), which may start the round.
+func (r *Room) rematch(ev Event) ([]Notice, error) {
 	if _, err := r.seat(ev.Seat); err != nil {
-		return err
-	}
-	if r.Status != Finished {
-		return ErrNotFinished
+		return nil, err
 	}
 	if r.Tournament != "" {
-		return fmt.Errorf("%w: a tournament room has no rematch", ErrInvalid)
+		return nil, fmt.Errorf("%w: a tournament room has no rematch", ErrInvalid)
+	}
+	if r.Status == Waiting && r.Round > 1 {
+		return r.ready(Event{Kind: KindReady, At: ev.At, Seat: ev.Seat, Ready: true, Seed: ev.Seed})
+	}
+	if r.Status != Finished {
+		return nil, ErrNotFinished
 	}
 	r.Past = append(r.Past, PastRound{Seed: r.Seed, Holes: r.Holes, Results: r.Standings()})
 	r.Round++
@@ -632,5 +640,5 @@ func (r *Room) rematch(ev Event) error {
 	for i, s := range r.Seats {
 		s.Ready = s.Bot || i == ev.Seat
 	}
-	return nil
+	return nil, nil
 }

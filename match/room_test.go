@@ -172,3 +172,28 @@ func TestPracticeDeals(t *testing.T) {
 		t.Errorf("a numbered deal in a two-player room was accepted")
 	}
 }
+
+func TestRematchBothAsk(t *testing.T) {
+	t.Parallel()
+	set := DefaultSettings()
+	set.Holes = 1
+	r := newTestRoom(t, set, "Ana", "Bo")
+	mustApply(t, r, Event{Kind: KindReady, At: t0, Seat: 0, Ready: true, Seed: seedOf(1)})
+	mustApply(t, r, Event{Kind: KindReady, At: t0, Seat: 1, Ready: true, Seed: seedOf(1)})
+	r = playOut(t, r, rand.New(rand.NewPCG(3, 4)))
+	if _, err := r.Apply(Event{Kind: KindRematch, Seat: 0, Seed: seedOf(2)}); err != nil {
+		t.Fatal(err)
+	}
+	if r.Status != Waiting || r.Round != 2 || !r.Seats[0].Ready || r.Seats[1].Ready {
+		t.Fatalf("after the first rematch: status %s round %d ready %v %v", r.Status, r.Round, r.Seats[0].Ready, r.Seats[1].Ready)
+	}
+	if _, err := r.Apply(Event{Kind: KindRematch, Seat: 1, Seed: seedOf(2)}); err != nil {
+		t.Fatalf("second rematch: %v", err)
+	}
+	if r.Status != Playing || r.Seed != *seedOf(2) {
+		t.Fatalf("the second rematch did not start the round: %s", r.Status)
+	}
+	if _, err := r.Apply(Event{Kind: KindRematch, Seat: 1, Seed: seedOf(3)}); !errors.Is(err, ErrNotFinished) {
+		t.Fatalf("rematch mid-round: %v, want ErrNotFinished", err)
+	}
+}

@@ -248,7 +248,7 @@ func (c *conn) command(ctx context.Context, h *hub, seat int, data []byte) {
 		}
 	case protocol.TypeRematch:
 		build = func(r *match.Room) (match.Event, error) {
-			return match.Event{Kind: match.KindRematch, Seat: seat}, nil
+			return match.Event{Kind: match.KindRematch, Seat: seat, Seed: newSeed()}, nil
 		}
 	default:
 		c.enqueue(codeMsg(m.Seq, protocol.ErrCodeUnknownType, "unknown message type "+jsonQuote(m.Type)))

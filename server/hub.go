@@ -59,6 +59,8 @@ type hub struct {
 	delayQ   []delayed
 	delayT   *time.Timer
 	listing  string
+	// finishedTTL is set once the finished room's time to live is set.
+	finishedTTL bool
 	// stale is set when the cached room may hold an event the store
 	// refused or never got, and reloading it failed (the store could not
 	// be reached). Until a reload works, commands are refused as
@@ -413,6 +415,7 @@ func (h *hub) resync(from int64) bool {
 func (h *hub) changed(before int64) {
 	h.schedule()
 	h.updateListing()
+	h.expireFinished()
 }
 
 // schedule sets the timer for the room's next deadline.
@@ -495,11 +498,23 @@ func (h *hub) updateListing() {
 	}
 	h.listing = string(data)
 	h.listed, h.listedKey = true, key
-	if r.Status == match.Finished {
-		if err := h.s.store.Expire(ctx, h.code, h.s.opts.FinishedTTL); err != nil {
-			h.log.Warn("expire failed", "err", err)
-		}
+}
+
+// expireFinished gives a room that has just finished (public or private)
+// the shorter time to live of finished rooms, once.
+func (h *hub) expireFinished() {
+	finished := h.room.Status == match.Finished
+	if !finished || h.finishedTTL {
+		h.finishedTTL = finished
+		return
 	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	if err := h.s.store.Expire(ctx, h.code, h.s.opts.FinishedTTL); err != nil {
+		h.log.Warn("expire failed", "err", err)
+		return
+	}
+	h.finishedTTL = true
 }
 
 // fanout sends every connection the event as it may see it, with its view.

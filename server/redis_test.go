@@ -268,6 +268,8 @@ type seatPlayer struct {
 	moves map[int]int
 	// last is the last move the server accepted, as sent.
 	last protocol.ClientMessage
+	// retries counts moves sent again after "unavailable" (a slow store).
+	retries int
 }
 
 func newSeatPlayer(name string, c *client.Conn) *seatPlayer {
@@ -331,7 +333,15 @@ func (p *seatPlayer) play(ctx context.Context, h, max int) (bool, error) {
 			return over, err
 		}
 		mv := chooseMove(b)
-		r, err := p.c.Move(ctx, h, mv)
+		msg := moveMsg(p.c.NextSeq(), h, mv)
+		_, err = p.c.DoSeq(ctx, msg)
+		// "unavailable" asks the client to try again: a real client sends
+		// the same command with the same seq, which is applied once.
+		for try := 0; client.IsCode(err, protocol.ErrCodeUnavailable) && try < 10; try++ {
+			p.retries++
+			time.Sleep(50 * time.Millisecond)
+			_, err = p.c.DoSeq(ctx, msg)
+		}
 		if err != nil {
 			if client.IsCode(err, protocol.ErrCodeHoleDone) || client.IsCode(err, protocol.ErrCodeWrongHole) ||
 				client.IsCode(err, protocol.ErrCodeNotPlaying) {
@@ -340,7 +350,7 @@ func (p *seatPlayer) play(ctx context.Context, h, max int) (bool, error) {
 			return false, fmt.Errorf("%s: hole %d, move %s: %w", p.name, h, mv, err)
 		}
 		p.moves[h]++
-		p.last = moveMsg(r.Seq, h, mv)
+		p.last = msg
 	}
 	return false, nil
 }
@@ -466,6 +476,11 @@ func (w *watcher) movesSeen(seat, hole int) int {
 // gave it. It returns the records.
 func checkRecords(t *testing.T, ctx context.Context, api *client.API, code string, players []*seatPlayer) server.Records {
 	t.Helper()
+	for _, p := range players {
+		if p.retries > 0 {
+			t.Logf("%s sent %d moves again after an unavailable error", p.name, p.retries)
+		}
+	}
 	var recs server.Records
 	if _, err := api.Call(ctx, http.MethodGet, "/api/rooms/"+code+"/records", nil, &recs); err != nil {
 		t.Fatal(err)

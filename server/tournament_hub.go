@@ -311,6 +311,13 @@ func (h *thub) applyBatch(batch []*tcmd) {
 	if len(batch) == 0 {
 		return
 	}
+	// A start or close that the clock has made due goes first, so that a
+	// hub just loaded (its timer not yet fired) does not take a result
+	// after the closing time or an entry after the start.
+	if ev, ok := h.t.Due(h.s.now()); ok {
+		due := &tcmd{ctx: context.Background(), reply: make(chan tresult, 1), build: func(*tourney.Tournament) (tourney.Event, error) { return ev, nil }}
+		batch = append([]*tcmd{due}, batch...)
+	}
 	results := make([]tresult, len(batch))
 	for attempt := 0; attempt < maxAttempts; attempt++ {
 		before := h.t.Version

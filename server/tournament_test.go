@@ -581,3 +581,34 @@ func playHoleLast(t *testing.T, ctx context.Context, c *client.Conn, h int, last
 		}
 	}
 }
+
+// TestTournamentClock: a tournament with a start and a closing time starts
+// and closes by itself; the watcher sees both, and the seed at the end.
+func TestTournamentClock(t *testing.T) {
+	t.Parallel()
+	ctx := testCtx(t)
+	ts, api := newTestServer(t, memstore.New(memstore.Options{}))
+	starts := time.Now().Add(700 * time.Millisecond).UTC()
+	closes := starts.Add(1500 * time.Millisecond)
+	host, err := api.CreateTournament(ctx, map[string]any{"name": "Timed", "starts": starts, "closes": closes}, "Ana")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := client.DialTournament(ctx, ts.URL, host.ID, host.Token, 1, 10, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	waitPush(t, ctx, w, "live", func(m protocol.TournamentMessage) bool { return m.View.Status == tourney.Live })
+	if time.Now().Before(starts) {
+		t.Fatal("started before its start time")
+	}
+	_, err = api.JoinTournament(ctx, host.ID, protocol.JoinTournamentRequest{Name: "Late"})
+	wantCode(t, err, protocol.ErrCodeEntryClosed)
+	m := waitPush(t, ctx, w, "closed", func(m protocol.TournamentMessage) bool { return m.View.Status == tourney.Closed })
+	if time.Now().Before(closes) || len(m.View.Seeds) != 1 || m.View.Reason != "closing time" {
+		t.Fatalf("closed view %+v", m.View)
+	}
+	_, err = api.PlayTournament(ctx, host.ID, host.Token)
+	wantCode(t, err, protocol.ErrCodeTournamentClosed)
+}

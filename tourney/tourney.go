@@ -309,6 +309,9 @@ func (t *Tournament) join(ev Event) error {
 	if err := t.CheckJoin(ev.Name, ev.Token, ev.Invite); err != nil {
 		return err
 	}
+	if !t.Settings.Starts.IsZero() && !ev.At.Before(t.Settings.Starts) {
+		return fmt.Errorf("%w: entries closed at the start time", ErrNotOpen)
+	}
 	name, _ := match.CleanName(ev.Name)
 	e := &Entrant{Name: name, Token: ev.Token, Joined: ev.At, Scores: make([]*int, t.Settings.Holes), Ends: make([]string, t.Settings.Holes)}
 	t.Entrants = append(t.Entrants, e)
@@ -401,6 +404,10 @@ func (t *Tournament) result(ev Event) ([]Notice, error) {
 	}
 	if t.Settings.Format != Stroke {
 		return nil, fmt.Errorf("%w: knockout results come with decided", ErrBadEvent)
+	}
+	if !t.Settings.Closes.IsZero() && !ev.At.Before(t.Settings.Closes) {
+		// Past the closing time, even before the close event is in.
+		return nil, ErrClosed
 	}
 	if ev.Hole < 1 || ev.Hole > t.Settings.Holes {
 		return nil, fmt.Errorf("%w: no hole %d", ErrBadEvent, ev.Hole)

@@ -224,11 +224,17 @@ func TestAutoCloseAndClock(t *testing.T) {
 	if v := tr.View(-1, false); v.Seeds != nil || len(v.Commitments) != 1 {
 		t.Fatalf("view before start: seeds %v, commitments %v", v.Seeds, v.Commitments)
 	}
+	if _, err := tr.Apply(Event{Kind: KindJoin, At: s.Starts, Name: "Late", Token: hash("late")}); !errors.Is(err, ErrNotOpen) {
+		t.Fatalf("join at the start time: %v", err)
+	}
 	ev, ok := tr.Due(s.Starts)
 	if !ok || ev.Kind != KindStart {
 		t.Fatalf("Due at start = %v %v", ev, ok)
 	}
 	apply(t, tr, ev)
+	if _, err := tr.Apply(Event{Kind: KindResult, At: s.Closes, Entrant: 0, Hole: 1, Score: 4}); !errors.Is(err, ErrClosed) {
+		t.Fatalf("a result at the closing time, before the close event: %v", err)
+	}
 	for h := 1; h <= 9; h++ {
 		n := apply(t, tr, Event{Kind: KindResult, At: t0, Entrant: 0, Hole: h, Score: 4})
 		if (len(n) == 1) != (h == 9) {

@@ -229,7 +229,7 @@ func (s *Server) getTournament(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		v := res.data.(tourney.View)
-		if v.You != nil && v.You.Entrant >= 0 && v.You.Room != "" && v.Settings.Format == tourney.Stroke {
+		if v.You != nil && v.You.Entrant >= 0 && v.You.Room != "" && (v.Settings.Format == tourney.Stroke || v.Phase == tourney.Qualifying) {
 			s.reconcile(r.Context(), h, v.You.Room)
 		}
 		writeJSON(w, http.StatusOK, v)
@@ -323,6 +323,7 @@ type playState struct {
 	set     match.Settings
 	token   string
 	seat    int
+	match   bool // a knockout match, not a stroke room
 }
 
 func (s *Server) play(ctx context.Context, h *thub, token string) (protocol.PlayGrant, error) {
@@ -338,9 +339,9 @@ func (s *Server) play(ctx context.Context, h *thub, token string) (protocol.Play
 		case tourney.Closed:
 			return tourney.ErrClosed
 		}
-		ps := playState{entrant: e, view: t.View(e, false), seed: t.Seed(1), set: t.Settings.RoomSettings(), token: th}
-		if t.Settings.Format == tourney.Knockout {
-			ps.seat = -1
+		ps := playState{entrant: e, view: t.View(e, false), seed: t.StrokeSeed(), set: t.Settings.StrokeRoomSettings(), token: th}
+		if !t.StrokePlay() {
+			ps.seat, ps.match = -1, true
 			for _, round := range t.Bracket.Rounds {
 				for _, m := range round {
 					if !m.Decided && m.Room != "" && (m.A == e || m.B == e) {
@@ -359,7 +360,7 @@ func (s *Server) play(ctx context.Context, h *thub, token string) (protocol.Play
 		return protocol.PlayGrant{}, err
 	}
 	ps := res.data.(playState)
-	if ps.view.Settings.Format == tourney.Knockout {
+	if ps.match {
 		if ps.seat < 0 {
 			return protocol.PlayGrant{}, fmt.Errorf("%w: your next match is not ready", tourney.ErrNotStarted)
 		}
@@ -767,7 +768,7 @@ func (s *Server) getTournamentRecords(w http.ResponseWriter, r *http.Request) {
 				}
 			}
 			safe := map[[2]int]bool{}
-			for r := 1; r <= len(t.Seeds); r++ {
+			for r := 0; r <= len(t.Seeds); r++ {
 				for n := 1; n <= 2*t.Settings.Holes; n++ {
 					safe[[2]int{r, n}] = t.Safe(r, n)
 				}
@@ -777,9 +778,12 @@ func (s *Server) getTournamentRecords(w http.ResponseWriter, r *http.Request) {
 			sn.rooms = map[string][]int{}
 			for code, es := range rooms {
 				key := code
-				if rd, ok := rounds[code]; ok {
+				switch rd, ok := rounds[code]; {
+				case ok:
 					key = fmt.Sprint(rd, ":", code)
-				} else {
+				case t.Settings.Format == tourney.Knockout:
+					key = "0:" + code // the qualifying round
+				default:
 					key = "1:" + code
 				}
 				sn.rooms[key] = es

@@ -183,7 +183,7 @@ func (h *thub) load(ctx context.Context) error {
 // store lacks (an instance that stopped between the append and the board
 // update): the log is the truth, the board follows it.
 func (h *thub) repairBoard(ctx context.Context) {
-	if h.t.Settings.Format != tourney.Stroke {
+	if !h.t.HasLeaderboard() {
 		return
 	}
 	var want []store.Scored
@@ -551,7 +551,7 @@ func (h *thub) pushTo(w *twatcher) { w.enqueue(h.message(w)) }
 func (h *thub) message(w *twatcher) []byte {
 	view := h.t.View(w.entrant, w.host)
 	m := protocol.TournamentMessage{Type: protocol.TypeTournament, V: h.t.Version, View: &view, Through: h.through}
-	if h.t.Settings.Format == tourney.Stroke {
+	if h.t.HasLeaderboard() {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		defer cancel()
 		lb, err := leaderboardOf(ctx, h.board, h.t, w.page, w.size, w.entrant)

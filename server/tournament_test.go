@@ -462,12 +462,17 @@ func TestTournamentRestart(t *testing.T) {
 func TestTournamentKnockout(t *testing.T) {
 	// Not parallel: many holes under the race detector; the timing tests of
 	// the package should not share the machine with it.
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	t.Run("join order", func(t *testing.T) { testKnockout(t, false) })
+	t.Run("qualifying round", func(t *testing.T) { testKnockout(t, true) })
+}
+
+func testKnockout(t *testing.T, qualifying bool) {
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	st := memstore.New(memstore.Options{})
 	t.Cleanup(func() { st.Close() })
 	ts, api := newTestServer(t, st)
-	host, err := api.CreateTournament(ctx, map[string]any{"name": "Knock", "holes": 9, "format": "knockout", "limit": 4}, "Ana")
+	host, err := api.CreateTournament(ctx, map[string]any{"name": "Knock", "holes": 9, "format": "knockout", "limit": 4, "qualifying": qualifying}, "Ana")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -527,8 +532,35 @@ func TestTournamentKnockout(t *testing.T) {
 		t.Fatalf("status %s champion %d", tr.Status, tr.Champion())
 	}
 	final := tr.Bracket.Final()
-	if final.A != 0 || !final.Decided {
+	if final.A != tr.Bracket.Seeds[0] || !final.Decided {
 		t.Fatalf("the top seed's bye should take them to the final: %+v", final)
+	}
+	if qualifying {
+		// The bracket follows the qualifying leaderboard, and the
+		// qualifying holes' records are public.
+		var lead []int
+		for _, r := range tr.Leaderboard() {
+			lead = append(lead, r.Entrant)
+		}
+		if fmt.Sprint(lead) != fmt.Sprint(tr.Bracket.Seeds) {
+			t.Fatalf("seeds %v, qualifying leaderboard %v", tr.Bracket.Seeds, lead)
+		}
+		var recs server.TournamentRecords
+		if _, err := api.Call(ctx, http.MethodGet, "/api/tournaments/"+host.ID+"/records", nil, &recs); err != nil {
+			t.Fatal(err)
+		}
+		qual := 0
+		for _, h := range recs.Holes {
+			if h.Round == 0 {
+				qual++
+				if len(h.Records) != 3 {
+					t.Fatalf("qualifying hole %d: %d records", h.Number, len(h.Records))
+				}
+			}
+		}
+		if qual != 9 {
+			t.Fatalf("%d qualifying holes in the records, want 9", qual)
+		}
 	}
 	var b struct {
 		Bracket tourney.BracketView `json:"bracket"`
@@ -541,7 +573,7 @@ func TestTournamentKnockout(t *testing.T) {
 	}
 	var v tourney.View
 	api.Call(ctx, http.MethodGet, "/api/tournaments/"+host.ID, nil, &v)
-	if len(v.Seeds) != 2 || v.Champion == "" {
+	if want := map[bool]int{false: 2, true: 3}[qualifying]; len(v.Seeds) != want || v.Champion == "" {
 		t.Fatalf("final view: seeds %v champion %q", v.Seeds, v.Champion)
 	}
 }

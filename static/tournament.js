@@ -50,6 +50,7 @@ async function listPage() {
     const f = form.elements;
     const settings = { name: f.name.value.trim(), game: f.game.value, holes: Number(f.holes.value), format: f.format.value,
       invite: f.invite.checked, limit: Number(f.limit.value || 0), countback: f.countback.checked };
+    if (settings.format === 'knockout' && f.qualifying.checked) settings.qualifying = true;
     if (f.kings.value) settings.options = { kings: f.kings.value };
     if (f.starts.value) settings.starts = new Date(f.starts.value).toISOString();
     if (f.closes.value) settings.closes = new Date(f.closes.value).toISOString();
@@ -145,8 +146,9 @@ function tournamentPage(root) {
     $('#t-host').hidden = !mine.hostToken || v.status === 'closed';
     $('#t-start').hidden = v.status !== 'upcoming';
     $('#t-invite').textContent = mine.invite ? t('tour.inviteIs', { code: mine.invite }) : '';
-    if (v.settings.format === 'stroke') renderBoard(m.board);
+    if (v.settings.format === 'stroke' || v.phase === 'qualifying') renderBoard(m.board);
     else renderBracket(v);
+    if (v.phase === 'qualifying') $('#t-status').textContent += ' · ' + t('tour.phase.qualifying');
     if (v.status === 'closed') renderFinal(v);
   }
 
@@ -174,7 +176,7 @@ function tournamentPage(root) {
     const play = $('#t-play');
     play.hidden = true;
     if (v.status !== 'live') return;
-    if (v.settings.format === 'stroke') {
+    if (v.settings.format === 'stroke' || v.phase === 'qualifying') {
       if (you.next > 0) { play.hidden = false; play.textContent = t('tour.play', { n: you.next }); }
       else $('#t-you-row').textContent += ' · ' + t('tour.finished');
     } else if (you.out) {

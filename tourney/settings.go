@@ -44,6 +44,9 @@ type Settings struct {
 	// Countback breaks ties of finished entrants on the last 9, 6, 3, 1.
 	Countback       bool `json:"countback"`
 	SkipUnclearable bool `json:"skipUnclearable"`
+	// Qualifying seeds a knockout by a stroke-play qualifying round over
+	// the same number of holes (on its own seed) instead of join order.
+	Qualifying bool `json:"qualifying,omitempty"`
 }
 
 // Limits.
@@ -92,10 +95,21 @@ func (s Settings) Validate() error {
 	if !s.Closes.IsZero() && (s.Starts.IsZero() || !s.Closes.After(s.Starts)) {
 		return bad("closes must be after a set start time")
 	}
+	if s.Qualifying && s.Format != Knockout {
+		return bad("a qualifying round is for knockouts")
+	}
 	if s.Format == Knockout && !s.Closes.IsZero() {
 		return bad("a knockout closes when its final is decided")
 	}
 	return nil
+}
+
+// StrokeRoomSettings are the settings of an entrant's one-seat stroke
+// room: the stroke-play tournament's, or a knockout's qualifying round.
+func (s Settings) StrokeRoomSettings() match.Settings {
+	r := s
+	r.Format = Stroke
+	return r.RoomSettings()
 }
 
 // RoomSettings are the settings of the rooms the tournament's holes are

@@ -121,6 +121,8 @@ type Tournament struct {
 	Closed   time.Time   `json:"closed,omitzero"`
 	Reason   string      `json:"reason,omitempty"`
 	Bracket  *Bracket    `json:"bracket,omitempty"`
+	// Phase is "qualifying" while a knockout's qualifying round is played.
+	Phase string `json:"phase,omitempty"`
 
 	byToken map[string]int
 	byRoom  map[string]int
@@ -133,15 +135,37 @@ func (s Settings) Rounds() int {
 	if s.Format != Knockout {
 		return 1
 	}
-	if s.Limit == 0 {
-		return MaxRounds
+	n := MaxRounds
+	if s.Limit > 0 {
+		n = 1
+		for 1<<n < s.Limit {
+			n++
+		}
 	}
-	n := 1
-	for 1<<n < s.Limit {
+	if s.Qualifying {
 		n++
 	}
 	return n
 }
+
+// Qualifying is the phase of a knockout's qualifying round.
+const Qualifying = "qualifying"
+
+// StrokePlay reports whether entrants play stroke holes in rooms of their
+// own now: a stroke-play tournament, or a knockout's qualifying round.
+func (t *Tournament) StrokePlay() bool {
+	return t.Settings.Format == Stroke || t.Phase == Qualifying
+}
+
+// HasLeaderboard reports whether the tournament has a stroke leaderboard
+// (stroke play, or a knockout's qualifying round).
+func (t *Tournament) HasLeaderboard() bool {
+	return t.Settings.Format == Stroke || t.Settings.Qualifying
+}
+
+// StrokeSeed is the round seed of the stroke holes: the stroke-play
+// tournament's, or the qualifying round's.
+func (t *Tournament) StrokeSeed() golf.Seed { return t.Seeds[0] }
 
 // New returns the tournament a create event makes (version 1).
 func New(ev Event) (*Tournament, error) {
@@ -232,8 +256,14 @@ func (t *Tournament) Thru(i int) int {
 }
 
 // Seed is the round seed of knockout round r (1-based), or the stroke
-// round's seed for r = 1.
-func (t *Tournament) Seed(r int) golf.Seed { return t.Seeds[r-1] }
+// round's seed for r = 1 in stroke play. A qualifying round's seed comes
+// first, before the knockout rounds'.
+func (t *Tournament) Seed(r int) golf.Seed {
+	if t.Settings.Qualifying {
+		return t.Seeds[r]
+	}
+	return t.Seeds[r-1]
+}
 
 // Commitments are the hex SHA-256 of every round seed: shown from the
 // start.
@@ -322,6 +352,11 @@ func (t *Tournament) join(ev Event) error {
 func (t *Tournament) host(ev Event) bool { return ev.Token != "" && ev.Token == t.Host }
 
 func (t *Tournament) start(ev Event) ([]Notice, error) {
+	if t.Status == Live && t.Phase == Qualifying && t.host(ev) {
+		// The host ends the qualifying round early: the bracket is drawn
+		// from the standings as they are.
+		return t.seedBracket(), nil
+	}
 	if t.Status != Upcoming {
 		return nil, ErrNoChange
 	}
@@ -338,6 +373,10 @@ func (t *Tournament) start(ev Event) ([]Notice, error) {
 				return []Notice{{Kind: "closed"}}, nil
 			}
 			return nil, fmt.Errorf("%w: a knockout needs at least 2 entrants", ErrNotStarted)
+		}
+		if t.Settings.Qualifying {
+			t.Status, t.Started, t.Phase = Live, ev.At, Qualifying
+			return notices, nil
 		}
 		order := make([]int, len(t.Entrants))
 		for i := range order {
@@ -378,7 +417,7 @@ func (t *Tournament) room(ev Event) error {
 	if err := t.live(); err != nil {
 		return err
 	}
-	if t.Settings.Format != Stroke {
+	if !t.StrokePlay() {
 		return fmt.Errorf("%w: knockout rooms are per match", ErrBadEvent)
 	}
 	if e.Room != "" {
@@ -402,7 +441,10 @@ func (t *Tournament) result(ev Event) ([]Notice, error) {
 	if err := t.live(); err != nil {
 		return nil, err
 	}
-	if t.Settings.Format != Stroke {
+	if t.Settings.Qualifying && t.Phase != Qualifying {
+		return nil, fmt.Errorf("%w: the qualifying round is over", ErrClosed)
+	}
+	if !t.StrokePlay() {
 		return nil, fmt.Errorf("%w: knockout results come with decided", ErrBadEvent)
 	}
 	if !t.Settings.Closes.IsZero() && !ev.At.Before(t.Settings.Closes) {
@@ -425,6 +467,9 @@ func (t *Tournament) result(ev Event) ([]Notice, error) {
 	e.Ends[ev.Hole-1] = ev.End
 	e.Last = ev.At
 	t.done[ev.Hole-1]++
+	if t.done[t.Settings.Holes-1] == len(t.Entrants) && t.Phase == Qualifying {
+		return t.seedBracket(), nil
+	}
 	if t.done[t.Settings.Holes-1] == len(t.Entrants) {
 		t.Status, t.Closed, t.Reason = Closed, ev.At, "every entrant has finished"
 		return []Notice{{Kind: "closed"}}, nil
@@ -484,19 +529,58 @@ func (t *Tournament) Safe(r, n int) bool {
 	case Upcoming:
 		return false
 	}
+	strokeRound := 1
 	if t.Settings.Format == Knockout {
-		// Conservative: a round's deals are shown once every match of the
-		// round is decided.
-		return t.Bracket != nil && t.Bracket.roundDecided(r)
+		if !t.Settings.Qualifying || r != 0 {
+			// Conservative: a round's deals are shown once every match of
+			// the round is decided.
+			return t.Bracket != nil && t.Bracket.roundDecided(r)
+		}
+		// The qualifying round (r = 0): as stroke play, and once it is
+		// over nobody plays its holes any more.
+		if t.Phase != Qualifying {
+			return true
+		}
+		strokeRound = 0
 	}
-	return r == 1 && n >= 1 && n <= t.Settings.Holes && t.done[n-1] == len(t.Entrants)
+	return r == strokeRound && n >= 1 && n <= t.Settings.Holes && t.done[n-1] == len(t.Entrants)
 }
 
-// SafeHoles lists the safe holes of a stroke-play tournament.
+// seedBracket ends the qualifying round and draws the bracket from its
+// leaderboard: best first, then those who finished no hole, in join order.
+func (t *Tournament) seedBracket() []Notice {
+	var order []int
+	on := map[int]bool{}
+	for _, r := range t.Leaderboard() {
+		order = append(order, r.Entrant)
+		on[r.Entrant] = true
+	}
+	for i := range t.Entrants {
+		if !on[i] {
+			order = append(order, i)
+		}
+	}
+	t.Phase = ""
+	t.Bracket = NewBracket(order)
+	for s, i := range order {
+		t.Entrants[i].Seed = s + 1
+	}
+	return append([]Notice{{Kind: "qualified"}}, t.Bracket.ready(t)...)
+}
+
+// SafeHoles lists the safe holes of a stroke-play tournament (or of a
+// knockout's qualifying round).
 func (t *Tournament) SafeHoles() []int {
 	out := []int{}
+	r := 1
+	if t.Settings.Format == Knockout {
+		if !t.Settings.Qualifying {
+			return out
+		}
+		r = 0
+	}
 	for n := 1; n <= t.Settings.Holes; n++ {
-		if t.Safe(1, n) {
+		if t.Safe(r, n) {
 			out = append(out, n)
 		}
 	}

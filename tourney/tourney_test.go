@@ -434,3 +434,64 @@ func TestSnapshotRoundTrip(t *testing.T) {
 		t.Fatalf("indexes not rebuilt: %+v", back)
 	}
 }
+
+func TestKnockoutQualifying(t *testing.T) {
+	for _, early := range []bool{false, true} {
+		t.Run(fmt.Sprint("host ends qualifying early: ", early), func(t *testing.T) {
+			s := DefaultSettings()
+			s.Format, s.Qualifying, s.Limit = Knockout, true, 4
+			tr := newTournament(t, s)
+			if len(tr.Seeds) != 3 {
+				t.Fatalf("%d seeds, want a qualifying seed and two rounds", len(tr.Seeds))
+			}
+			joinN(t, tr, 4)
+			apply(t, tr, Event{Kind: KindStart, At: t0, Token: hash("host")})
+			if tr.Phase != Qualifying || tr.Bracket != nil || !tr.StrokePlay() {
+				t.Fatalf("phase %q bracket %v", tr.Phase, tr.Bracket)
+			}
+			// Qualifying totals: P3 best, then P1, P2, P0.
+			per := []int{6, 4, 5, 3}
+			holes := 9
+			if early {
+				holes = 2
+			}
+			for h := 1; h <= holes; h++ {
+				for e := range 4 {
+					if early && e == 2 && h == 2 {
+						continue // P2 has not finished hole 2 when the host moves on
+					}
+					apply(t, tr, Event{Kind: KindResult, At: t0, Entrant: e, Hole: h, Score: per[e]})
+				}
+				if !tr.Safe(0, 1) {
+					t.Fatal("qualifying hole 1 not safe once everyone finished it")
+				}
+			}
+			if early {
+				if tr.Safe(0, 2) {
+					t.Fatal("hole 2 safe while P2 still plays it")
+				}
+				apply(t, tr, Event{Kind: KindStart, At: t0, Token: hash("host")})
+				if !tr.Safe(0, 2) {
+					t.Fatal("qualifying holes not safe once qualifying is over")
+				}
+			}
+			if tr.Phase != "" || tr.Bracket == nil {
+				t.Fatalf("no bracket after qualifying: phase %q", tr.Phase)
+			}
+			if want := []int{3, 1, 2, 0}; !slices.Equal(tr.Bracket.Seeds, want) {
+				t.Fatalf("seeds %v, want %v", tr.Bracket.Seeds, want)
+			}
+			if _, err := tr.Apply(Event{Kind: KindResult, At: t0, Entrant: 2, Hole: holes, Score: 1}); !errors.Is(err, ErrClosed) {
+				t.Fatalf("a qualifying result after qualifying: %v", err)
+			}
+			if tr.Seed(1) != tr.Seeds[1] || tr.StrokeSeed() != tr.Seeds[0] {
+				t.Fatal("knockout round 1 must not reuse the qualifying seed")
+			}
+			// 1 v 4 (P3 v P0) and 2 v 3 (P1 v P2).
+			r1 := tr.ReadyMatches()
+			if len(r1) != 2 || r1[0].A != 3 || r1[0].B != 0 || r1[1].A != 1 || r1[1].B != 2 {
+				t.Fatalf("first round %+v %+v", r1[0], r1[1])
+			}
+		})
+	}
+}

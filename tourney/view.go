@@ -11,6 +11,7 @@ import (
 type View struct {
 	V           int64     `json:"v"`
 	ID          string    `json:"id"`
+	Phase       string    `json:"phase,omitempty"`
 	Settings    Settings  `json:"settings"`
 	Status      Status    `json:"status"`
 	Created     time.Time `json:"created"`
@@ -71,7 +72,7 @@ type MatchView struct {
 // whether the viewer is the host.
 func (t *Tournament) View(viewer int, host bool) View {
 	v := View{
-		V: t.Version, ID: t.ID, Settings: t.Settings, Status: t.Status, Created: t.Created,
+		V: t.Version, ID: t.ID, Phase: t.Phase, Settings: t.Settings, Status: t.Status, Created: t.Created,
 		Started: t.Started, Closed: t.Closed, Reason: t.Reason, Entrants: len(t.Entrants),
 		Commitments: t.Commitments(), Safe: t.SafeHoles(),
 	}
@@ -81,7 +82,6 @@ func (t *Tournament) View(viewer int, host bool) View {
 		}
 	}
 	if t.Settings.Format == Knockout {
-		v.Safe = []int{}
 		if t.Bracket != nil {
 			for r := 1; r <= len(t.Bracket.Rounds); r++ {
 				if t.Safe(r, 1) {
@@ -97,11 +97,13 @@ func (t *Tournament) View(viewer int, host bool) View {
 	if viewer >= 0 && viewer < len(t.Entrants) {
 		e := t.Entrants[viewer]
 		y := &YouView{Entrant: viewer, Name: e.Name, Host: host, Row: t.Line(viewer), Room: e.Room, Out: e.Out}
-		if t.Status == Live && t.Settings.Format == Stroke && y.Row.Thru < t.Settings.Holes {
+		if t.Status == Live && t.StrokePlay() && y.Row.Thru < t.Settings.Holes {
 			y.Next = y.Row.Thru + 1
 		}
 		if m := t.currentMatch(viewer); m != nil {
 			y.Room = m.Room
+		} else if !t.StrokePlay() {
+			y.Room = ""
 		}
 		v.You = y
 	} else if host {

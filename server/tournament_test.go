@@ -377,9 +377,9 @@ func TestTournamentPushesCoalesced(t *testing.T) {
 	}
 }
 
-// TestTournamentRestart stops the only server instance in the middle of a
-// tournament and starts a new one on the same Redis: nothing is lost, and
-// play goes on.
+// TestTournamentRestart runs a tournament on two server instances over one
+// Redis (a watcher on one sees results played on the other), stops both in
+// the middle of it and starts a new one: nothing is lost, and play goes on.
 func TestTournamentRestart(t *testing.T) {
 	t.Parallel()
 	ctx := testCtx(t)
@@ -417,14 +417,28 @@ func TestTournamentRestart(t *testing.T) {
 	if err := api.HostTournament(ctx, host.ID, "start", host.HostToken); err != nil {
 		t.Fatal(err)
 	}
+	// A second instance: its watcher sees what is played on the first.
+	_, urlB, stopB := instance()
+	w, err := client.DialTournament(ctx, urlB, host.ID, "", 1, 10, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
 	playEntrantHole(t, ctx, url1, api, host.ID, host.Token, 1)
 	playEntrantHole(t, ctx, url1, api, host.ID, bo.Token, 1)
-	playEntrantHole(t, ctx, url1, api, host.ID, host.Token, 2)
+	playEntrantHole(t, ctx, urlB, api, host.ID, host.Token, 2)
+	waitPush(t, ctx, w, "both results on the other instance", func(m protocol.TournamentMessage) bool {
+		a, b := rowOf(m.Board, "Ana"), rowOf(m.Board, "Bo")
+		return a != nil && b != nil && a.Thru == 2 && b.Thru == 1 && len(m.View.Safe) == 1
+	})
 	lb1, err := api.Leaderboard(ctx, host.ID, 1, 10, "")
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Every instance stops.
+	w.Close()
 	stop1()
+	stopB()
 
 	_, url2, stop2 := instance()
 	defer stop2()

@@ -447,6 +447,16 @@ func (s *Server) tournamentRoomChanged(room *match.Room, notices []match.Notice)
 	}
 	var evs []tourney.Event
 	for _, n := range notices {
+		if n.Kind == "roundEnded" {
+			// The hub has just given the finished room the short time to
+			// live of finished rooms; a tournament's records need it until
+			// the tournament is long over.
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+			if err := s.store.Expire(ctx, room.Code, tournamentTTL); err != nil {
+				s.log.Warn("tournament room expiry", "room", room.Code, "err", err)
+			}
+			cancel()
+		}
 		switch {
 		case n.Kind == "seatDone" && room.Settings.Format == match.Stroke:
 			evs = append(evs, tourney.Event{Kind: tourney.KindResult, Hole: n.Hole, Score: n.Score, End: n.End})

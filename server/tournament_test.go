@@ -658,3 +658,40 @@ func TestTournamentClock(t *testing.T) {
 	_, err = api.PlayTournament(ctx, host.ID, host.Token)
 	wantCode(t, err, protocol.ErrCodeTournamentClosed)
 }
+
+// TestTournamentRoomKept: an entrant's room outlives the finished-room time
+// to live, so the tournament's records stay downloadable.
+func TestTournamentRoomKept(t *testing.T) {
+	t.Parallel()
+	ctx := testCtx(t)
+	now := time.Now()
+	var mu sync.Mutex
+	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+	st := memstore.New(memstore.Options{Now: clock})
+	t.Cleanup(func() { st.Close() })
+	ts, api := newTestServer(t, st, func(o *server.Options) { o.FinishedTTL = time.Hour })
+	host, err := api.CreateTournament(ctx, map[string]any{"name": "Kept", "holes": 9}, "Ana")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := api.HostTournament(ctx, host.ID, "start", host.HostToken); err != nil {
+		t.Fatal(err)
+	}
+	var room string
+	for h := 1; h <= 9; h++ {
+		room, _ = playEntrantHole(t, ctx, ts.URL, api, host.ID, host.Token, h)
+	}
+	mu.Lock()
+	now = now.Add(48 * time.Hour)
+	mu.Unlock()
+	if _, err := st.Load(ctx, room); err != nil {
+		t.Fatalf("the entrant's room is gone two days after the round: %v", err)
+	}
+	var recs server.TournamentRecords
+	if _, err := api.Call(ctx, http.MethodGet, "/api/tournaments/"+host.ID+"/records", nil, &recs); err != nil {
+		t.Fatal(err)
+	}
+	if len(recs.Holes) != 9 || recs.Seeds == nil {
+		t.Fatalf("records: %d holes, seeds %v", len(recs.Holes), recs.Seeds)
+	}
+}

@@ -582,6 +582,19 @@ func (h *hub) attachConn(c *conn, since int64) result {
 		return result{err: errNoSpectators}
 	}
 	c.seat = seat
+	if seat >= 0 {
+		// Mark the player present before anything is sent, so that the
+		// snapshot the client gets already says so and nothing changes
+		// behind a client that has just been welcomed.
+		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+		r := h.apply(ctx, func(*match.Room) (match.Event, error) {
+			return match.Event{Kind: match.KindBack, Seat: seat, Conn: c.id}, nil
+		})
+		cancel()
+		if r.err != nil && !errors.Is(r.err, match.ErrNoChange) {
+			h.log.Warn("presence (back) not recorded", "err", r.err)
+		}
+	}
 	h.conns[c] = struct{}{}
 	h.s.metrics.conns.Inc()
 	welcome := protocol.ServerMessage{Type: protocol.TypeWelcome, Protocol: protocol.Version, Seat: &seat, V: h.room.Version}
@@ -604,16 +617,6 @@ func (h *hub) attachConn(c *conn, since int64) result {
 		}
 	}
 	h.sendSnapshot(c)
-	if seat >= 0 {
-		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
-		defer cancel()
-		r := h.apply(ctx, func(*match.Room) (match.Event, error) {
-			return match.Event{Kind: match.KindBack, Seat: seat, Conn: c.id}, nil
-		})
-		if r.err != nil && !errors.Is(r.err, match.ErrNoChange) {
-			h.log.Warn("presence (back) not recorded", "err", r.err)
-		}
-	}
 	return result{v: h.room.Version, data: seat}
 }
 

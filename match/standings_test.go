@@ -93,7 +93,6 @@ func TestStrokeStandings(t *testing.T) {
 	}
 }
 
-
 func TestMatchStatus(t *testing.T) {
 	t.Parallel()
 	tests := []struct {

@@ -326,6 +326,9 @@ func (h *hub) entry(e store.Entry) {
 			if _, err = h.room.Apply(l.Event); err == nil {
 				h.fanout(l, e.Version)
 				h.changed(before)
+				if l.Kind == match.KindAway {
+					h.reassertPresence(l.Seat)
+				}
 				return
 			}
 		}
@@ -620,6 +623,29 @@ func (h *hub) attachConn(c *conn, since int64) result {
 	return result{v: h.room.Version, data: seat}
 }
 
+// reassertPresence answers another instance marking a seat away while the
+// player still has a connection here (two tabs on two instances, one
+// closed): the seat is back, through this connection.
+func (h *hub) reassertPresence(seat int) {
+	if seat < 0 || seat >= len(h.room.Seats) || !h.room.Seats[seat].Away {
+		return
+	}
+	for c := range h.conns {
+		if c.seat != seat {
+			continue
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+		defer cancel()
+		r := h.apply(ctx, func(*match.Room) (match.Event, error) {
+			return match.Event{Kind: match.KindBack, Seat: seat, Conn: c.id}, nil
+		})
+		if r.err != nil && !errors.Is(r.err, match.ErrNoChange) {
+			h.log.Warn("presence (back) not recorded", "err", r.err)
+		}
+		return
+	}
+}
+
 func (h *hub) detachConn(c *conn) {
 	if _, ok := h.conns[c]; !ok {
 		return
@@ -629,17 +655,21 @@ func (h *hub) detachConn(c *conn) {
 	if c.seat < 0 {
 		return
 	}
+	kind, conn := match.KindAway, c.id
 	for o := range h.conns {
 		if o.seat == c.seat {
-			return // still here through another connection
+			// Still here through another connection: make that one the
+			// seat's connection, so that its own closing counts.
+			kind, conn = match.KindBack, o.id
+			break
 		}
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 	defer cancel()
 	r := h.apply(ctx, func(*match.Room) (match.Event, error) {
-		return match.Event{Kind: match.KindAway, Seat: c.seat, Conn: c.id}, nil
+		return match.Event{Kind: kind, Seat: c.seat, Conn: conn}, nil
 	})
 	if r.err != nil && !errors.Is(r.err, match.ErrNoChange) {
-		h.log.Warn("presence (away) not recorded", "err", r.err)
+		h.log.Warn("presence not recorded", "kind", kind, "err", r.err)
 	}
 }

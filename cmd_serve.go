@@ -24,6 +24,8 @@ import (
 type serveConfig struct {
 	addr           string
 	redisURL       string
+	redisAddrs     string
+	redisMaster    string
 	redisPrefix    string
 	allowedOrigins string
 	baseURL        string
@@ -55,6 +57,8 @@ func runServe(ctx context.Context, args []string, e env) error {
 	var c serveConfig
 	fs.StringVar(&c.addr, "addr", envDefault(e, "GOLF_ADDR", ":8080"), "listen address (env GOLF_ADDR)")
 	fs.StringVar(&c.redisURL, "redis", envDefault(e, "REDIS_URL", ""), "Redis URL, e.g. redis://127.0.0.1:6379/0; empty keeps rooms in memory (env REDIS_URL)")
+	fs.StringVar(&c.redisAddrs, "redis-addrs", envDefault(e, "GOLF_REDIS_ADDRS", ""), "comma-separated Redis Cluster nodes or Sentinels (with --redis-master); overrides the host of --redis (env GOLF_REDIS_ADDRS)")
+	fs.StringVar(&c.redisMaster, "redis-master", envDefault(e, "GOLF_REDIS_MASTER", ""), "Sentinel master name (env GOLF_REDIS_MASTER)")
 	fs.StringVar(&c.redisPrefix, "redis-prefix", envDefault(e, "GOLF_REDIS_PREFIX", "golf:"), "prefix of every Redis key (env GOLF_REDIS_PREFIX)")
 	fs.StringVar(&c.allowedOrigins, "allowed-origins", envDefault(e, "GOLF_ALLOWED_ORIGINS", ""), "comma-separated host patterns allowed to open WebSockets besides our own origin (env GOLF_ALLOWED_ORIGINS)")
 	fs.StringVar(&c.baseURL, "base-url", envDefault(e, "GOLF_BASE_URL", ""), "public URL for invite links; default from the request (env GOLF_BASE_URL)")
@@ -120,15 +124,43 @@ func runServe(ctx context.Context, args []string, e env) error {
 // openStore returns the in-memory store, or the Redis store when a URL is
 // configured.
 func openStore(c serveConfig) (store.Store, error) {
-	if c.redisURL == "" {
+	if c.redisURL == "" && c.redisAddrs == "" {
 		return memstore.New(memstore.Options{RoomTTL: c.roomTTL}), nil
 	}
-	opt, err := redis.ParseURL(c.redisURL)
+	uo, err := redisOptions(c)
 	if err != nil {
-		return nil, fmt.Errorf("--redis: %v", err)
+		return nil, err
 	}
-	client := redis.NewUniversalClient(&redis.UniversalOptions{
-		Addrs: []string{opt.Addr}, Username: opt.Username, Password: opt.Password, DB: opt.DB, TLSConfig: opt.TLSConfig,
-	})
+	client := redis.NewUniversalClient(uo)
 	return redisstore.New(client, redisstore.Options{Prefix: c.redisPrefix, RoomTTL: c.roomTTL}), nil
+}
+
+// redisOptions builds the client options: a single node from --redis; a
+// Cluster when --redis-addrs names several nodes; Sentinel with
+// --redis-master. Credentials, database and TLS come from --redis.
+func redisOptions(c serveConfig) (*redis.UniversalOptions, error) {
+	uo := &redis.UniversalOptions{MasterName: c.redisMaster}
+	if c.redisURL != "" {
+		opt, err := redis.ParseURL(c.redisURL)
+		if err != nil {
+			return nil, fmt.Errorf("--redis: %v", err)
+		}
+		uo.Addrs = []string{opt.Addr}
+		uo.Username, uo.Password, uo.DB, uo.TLSConfig = opt.Username, opt.Password, opt.DB, opt.TLSConfig
+	}
+	if c.redisAddrs != "" {
+		uo.Addrs = nil
+		for _, a := range strings.Split(c.redisAddrs, ",") {
+			if a = strings.TrimSpace(a); a != "" {
+				uo.Addrs = append(uo.Addrs, a)
+			}
+		}
+	}
+	if len(uo.Addrs) == 0 {
+		return nil, fmt.Errorf("--redis-addrs: no address")
+	}
+	if len(uo.Addrs) > 1 && uo.MasterName == "" && uo.DB != 0 {
+		return nil, fmt.Errorf("--redis: Redis Cluster has only database 0")
+	}
+	return uo, nil
 }

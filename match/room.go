@@ -82,6 +82,15 @@ type Hole struct {
 	Ended    time.Time `json:"ended,omitzero"`
 	Done     bool      `json:"done,omitempty"`
 	Games    []*Game   `json:"games"`
+	// Best, BestExact and BestLine are the solver's answer for the deal
+	// (SolveDeal), set when the hole ends for everyone (never in a
+	// tournament room).
+	Best      *int        `json:"best,omitempty"`
+	BestExact bool        `json:"bestExact,omitempty"`
+	BestLine  []golf.Move `json:"bestLine,omitempty"`
+	// Difficulty is the deal's rating (RateDeal), set when the hole starts
+	// in solo practice only.
+	Difficulty golf.Difficulty `json:"difficulty,omitempty"`
 
 	deal   *golf.Deal
 	states []*golf.State
@@ -382,25 +391,20 @@ func (r *Room) begin(seed golf.Seed, at time.Time) []Notice {
 }
 
 // HoleDealSeed returns the seed of hole n of a round and how many times it
-// was replaced: the hole seed, or with skipUnclearable the first
-// replacement seed (deals.md "again:k") whose deal passes the check.
+// was replaced: the hole seed, or the first replacement seed (deals.md
+// "again:k") whose deal the settings accept: with skipUnclearable not
+// visibly unclearable, with winnableOnly cleared by the solver within
+// SolveNodes, with a difficulty rated that level (see chooseSeed).
 func HoleDealSeed(s Settings, round golf.Seed, n int) (golf.Seed, int) {
 	if s.Deal > 0 {
 		// A numbered deal is exactly that deal, never replaced.
 		return golf.NumberedSeed(s.Deal + n - 1), 0
 	}
 	seed := round.HoleSeed(n)
-	if !s.SkipUnclearable {
+	if !s.SkipUnclearable && !s.WinnableOnly && s.Difficulty == 0 {
 		return seed, 0
 	}
-	d := golf.NewDeal(s.Variant, seed)
-	for k := 1; d.Unclearable() && k <= maxReplacements; k++ {
-		d = golf.NewDeal(s.Variant, seed.AgainSeed(k))
-		if !d.Unclearable() {
-			return d.Seed, k
-		}
-	}
-	return seed, 0
+	return chooseSeed(s, seed)
 }
 
 // maxReplacements bounds the search for a clearable deal; in practice the
@@ -414,6 +418,9 @@ func (r *Room) startHole(n int, at time.Time) []Notice {
 		h.Games = append(h.Games, &Game{Moves: []golf.Move{}})
 	}
 	r.Holes = append(r.Holes, h)
+	if r.Settings.Solo() && r.Tournament == "" {
+		h.Difficulty = RateDeal(r.Settings.Variant, seed)
+	}
 	for i := range h.Games {
 		h.Games[i].Score = h.State(r.Settings.Variant, i).Score()
 	}
@@ -511,6 +518,7 @@ func (r *Room) afterHole(at time.Time) []Notice {
 		}
 	}
 	h.Done, h.Ended = true, at
+	r.bestOf(h)
 	notices := []Notice{{Kind: "holeEnded", Hole: h.Number}}
 	st := r.Standings()
 	if st.Over {

@@ -55,6 +55,14 @@ type Settings struct {
 	// round seed: hole h is numbered deal Deal+h-1 (deals.md), so a deal
 	// can be shared by its number. 0 for the usual random round.
 	Deal int `json:"deal,omitempty"`
+	// WinnableOnly replaces a hole's deal by the next replacement seed
+	// until the solver clears it within SolveNodes (deterministic: every
+	// player gets the same deal and anyone can check it).
+	WinnableOnly bool `json:"winnableOnly,omitempty"`
+	// Difficulty, 1-4, replaces a hole's deal by the next replacement seed
+	// until golf.Rate gives that level (easy, fair, hard, expert); 0 for
+	// any deal.
+	Difficulty int `json:"difficulty,omitempty"`
 	// Daily marks the deal of the day (Deal is then the date as YYYYMMDD,
 	// set by the server when the room is created).
 	Daily bool `json:"daily,omitempty"`
@@ -126,6 +134,12 @@ func (s Settings) Validate() error {
 	}
 	if s.Deal < 0 || (s.Deal > 0 || s.Daily) && s.Seats != 1 {
 		return bad("numbered and daily deals are for solo practice only (their deals are known in advance)")
+	}
+	if s.Difficulty < 0 || s.Difficulty > int(golf.Expert) {
+		return bad("difficulty must be 0 (any) or 1 (easy) to %d (expert)", golf.Expert)
+	}
+	if (s.WinnableOnly || s.Difficulty > 0) && (s.Deal > 0 || s.Daily) {
+		return bad("numbered and daily deals are never replaced: no winnableOnly or difficulty with them")
 	}
 	return nil
 }

@@ -30,6 +30,10 @@ type Row struct {
 	// Scores holds the strokes of each hole by number (index 0 is hole 1);
 	// nil where the player has not finished that hole.
 	Scores []*int `json:"scores"`
+	// VsBest holds, for each hole over for everyone whose best score is
+	// known (HoleBest), the strokes minus that best; nil elsewhere. Absent
+	// in tournament rooms.
+	VsBest []*int `json:"vsBest,omitempty"`
 }
 
 // MatchStatus is a two-sided match's standing.
@@ -83,6 +87,13 @@ func standings(set Settings, seats []*Seat, holes []*Hole) Standings {
 				row.Scores[h.Number-1] = &v
 				row.Total += v
 				row.Thru++
+				if h.Done && h.Best != nil {
+					if row.VsBest == nil {
+						row.VsBest = make([]*int, n)
+					}
+					d := v - *h.Best
+					row.VsBest[h.Number-1] = &d
+				}
 			}
 		}
 		row.ToPar = row.Total - 5*row.Thru

@@ -31,6 +31,13 @@ type View struct {
 	Standings  Standings  `json:"standings"`
 	// Revealed lists the holes whose boards and moves everyone may now see.
 	Revealed []int `json:"revealed"`
+	// Best is the best possible score of each revealed hole of the round
+	// (never of a hole in play; never in a tournament room).
+	Best []HoleBest `json:"best,omitempty"`
+	// Difficulty rates the deal in play, 1 (easy) to 5 (unclearable), in
+	// solo practice only; DifficultyName is its name (golf.Difficulty).
+	Difficulty     int    `json:"difficulty,omitempty"`
+	DifficultyName string `json:"difficultyName,omitempty"`
 }
 
 // Clock is the hole clock.
@@ -120,7 +127,13 @@ func (r *Room) View(seat int) View {
 	for _, x := range r.Holes {
 		if x.Done {
 			v.Revealed = append(v.Revealed, x.Number)
+			if x.Best != nil && r.Tournament == "" {
+				v.Best = append(v.Best, HoleBest{Hole: x.Number, Best: *x.Best, Exact: x.BestExact})
+			}
 		}
+	}
+	if h.Difficulty > 0 && r.Settings.Solo() && r.Tournament == "" {
+		v.Difficulty, v.DifficultyName = int(h.Difficulty), h.Difficulty.String()
 	}
 	if r.Settings.HoleClock > 0 && r.Status == Playing {
 		v.HoleClock = &Clock{Started: h.Started, Deadline: h.Started.Add(time.Duration(r.Settings.HoleClock) * time.Second)}

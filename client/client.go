@@ -427,3 +427,21 @@ func (a *API) QuickMatch(ctx context.Context, name string, settings any) (g prot
 	status, err := a.Call(ctx, http.MethodPost, "/api/quickmatch", req, &g)
 	return g, err == nil && status == http.StatusOK, err
 }
+
+// Hint asks for a suggested move on the hole (solo practice only; elsewhere
+// the server answers no_hints). It returns "" when the game is over.
+func (c *Conn) Hint(ctx context.Context, hole int) (string, error) {
+	ack, err := c.Do(ctx, protocol.ClientMessage{Type: protocol.TypeHint, Hole: hole})
+	return ack.Move, err
+}
+
+// AddBot asks the server to seat a bot of the level ("random", "greedy",
+// "search") in the waiting room; hostToken is seat 0's token.
+func (a *API) AddBot(ctx context.Context, code, hostToken, level string) (seat int, name string, err error) {
+	var out struct {
+		Seat int    `json:"seat"`
+		Name string `json:"name"`
+	}
+	_, err = a.Call(ctx, http.MethodPost, "/api/rooms/"+code+"/bots", map[string]string{"token": hostToken, "level": level}, &out)
+	return out.Seat, out.Name, err
+}

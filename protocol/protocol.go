@@ -28,6 +28,9 @@ const (
 	TypeStand   = "stand"
 	TypeRematch = "rematch"
 	TypePing    = "ping"
+	// TypeHint asks for a suggested move (solo practice only); the ack
+	// carries it in Move.
+	TypeHint = "hint"
 )
 
 // Server message types.
@@ -75,6 +78,9 @@ type ServerMessage struct {
 	Duplicate bool   `json:"duplicate,omitempty"`
 	Code      string `json:"code,omitempty"`
 	Message   string `json:"message,omitempty"`
+	// Move is the suggestion in the ack of a hint ("3", "s", "r"; empty
+	// when the game is over).
+	Move string `json:"move,omitempty"`
 }
 
 // Error codes of error messages (and of HTTP API errors).
@@ -87,6 +93,7 @@ const (
 	ErrCodeBadToken     = "bad_token"     // a seat token this room does not know
 	ErrCodeSpectator    = "spectator"     // spectators cannot play
 	ErrCodeNoSpectators = "no_spectators" // the room does not allow spectators
+	ErrCodeNoHints      = "no_hints"      // hints are for solo practice only
 	ErrCodeIllegalMove  = "illegal_move"  // the engine refused the move; message says why
 	ErrCodeBadMove      = "bad_move"      // a move that does not parse
 	ErrCodeWrongHole    = "wrong_hole"

@@ -246,6 +246,20 @@ func (c *conn) command(ctx context.Context, h *hub, seat int, data []byte) {
 		build = func(r *match.Room) (match.Event, error) {
 			return match.Event{Kind: match.KindStand, Seat: seat, Hole: m.Hole}, nil
 		}
+	case protocol.TypeHint:
+		if seat < 0 {
+			c.enqueue(c.errorMsg(m.Seq, errSpectator))
+			return
+		}
+		hctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		move, v, err := c.s.hintFor(hctx, h, seat, m.Hole)
+		cancel()
+		if err != nil {
+			c.enqueue(c.errorMsg(m.Seq, err))
+			return
+		}
+		c.enqueue(protocol.ServerMessage{Type: protocol.TypeAck, Seq: m.Seq, V: v, Move: move}.Marshal())
+		return
 	case protocol.TypeRematch:
 		build = func(r *match.Room) (match.Event, error) {
 			return match.Event{Kind: match.KindRematch, Seat: seat, Seed: newSeed()}, nil

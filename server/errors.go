@@ -36,6 +36,7 @@ func errorCode(err error) (string, int) {
 		{errBadToken, protocol.ErrCodeBadToken, http.StatusForbidden},
 		{errSpectator, protocol.ErrCodeSpectator, http.StatusForbidden},
 		{errNoSpectators, protocol.ErrCodeNoSpectators, http.StatusForbidden},
+		{errNoHints, protocol.ErrCodeNoHints, http.StatusForbidden},
 		{golf.ErrBadMove, protocol.ErrCodeBadMove, http.StatusBadRequest},
 		{match.ErrWrongHole, protocol.ErrCodeWrongHole, http.StatusConflict},
 		{match.ErrHoleDone, protocol.ErrCodeHoleDone, http.StatusConflict},

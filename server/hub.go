@@ -299,6 +299,7 @@ func (h *hub) apply(ctx context.Context, build func(r *match.Room) (match.Event,
 			h.fanout(logged, v)
 			h.changed(before)
 			h.s.tournamentRoomChanged(h.room, notices)
+			h.s.warmBest(h.room, notices)
 			return result{v: v}
 		}
 		// The cached room holds an event the store refused: reload it.

@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	crand "crypto/rand"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/coder/websocket"
@@ -65,6 +67,12 @@ type Options struct {
 	QuickMatchWait time.Duration
 	// Now is the clock; default time.Now.
 	Now func() time.Time
+	// SelfURL is this server's own base URL (http://127.0.0.1:8080), where
+	// the bots a host adds connect; default: the address of the request
+	// that added the bot.
+	SelfURL string
+	// BotThink is a bot's pause before each move; default 300ms.
+	BotThink time.Duration
 }
 
 // Server serves the API, the WebSocket endpoint and (through Pages) the
@@ -79,6 +87,17 @@ type Server struct {
 	mu   sync.Mutex
 	hubs map[string]*hub
 	tour tournamentHubs // tournament_hub.go
+
+	// secret seeds hints (analysis.go); bots are the running bots (bots.go).
+	secret [32]byte
+	bots   struct {
+		mu      sync.Mutex
+		ctx     context.Context
+		cancel  context.CancelFunc
+		wg      sync.WaitGroup
+		running atomic.Int32
+		closed  bool
+	}
 }
 
 // New returns a server.
@@ -112,6 +131,7 @@ func New(opts Options) (*Server, error) {
 		opts.Now = time.Now
 	}
 	s := &Server{opts: opts, store: opts.Store, log: opts.Logger, hubs: map[string]*hub{}, metrics: newMetrics()}
+	crand.Read(s.secret[:])
 	s.routes()
 	return s, nil
 }
@@ -130,6 +150,8 @@ func (s *Server) routes() {
 	m.HandleFunc("POST /api/rooms/{code}/join", s.joinRoom)
 	m.HandleFunc("GET /api/rooms/{code}/records", s.getRecords)
 	m.HandleFunc("GET /api/rooms/{code}/holes/{hole}/replay", s.getReplay)
+	m.HandleFunc("GET /api/rooms/{code}/holes/{hole}/best", s.getBestLine)
+	m.HandleFunc("POST /api/rooms/{code}/bots", s.addBot)
 	m.HandleFunc("POST /api/quickmatch", s.quickMatch)
 	s.tournamentRoutes(m)
 	m.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
@@ -144,8 +166,10 @@ func (s *Server) routes() {
 // ServeHTTP implements http.Handler.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.mux.ServeHTTP(w, r) }
 
-// Close stops every hub; call after the HTTP server has shut down.
+// Close stops every bot and every hub; call after the HTTP server has
+// shut down.
 func (s *Server) Close() {
+	s.stopBots()
 	s.mu.Lock()
 	hubs := make([]*hub, 0, len(s.hubs))
 	for _, h := range s.hubs {

@@ -1,0 +1,134 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"math/rand/v2"
+	"time"
+
+	"golfsolitaire/client"
+	"golfsolitaire/match"
+)
+
+// RunOptions configure Run.
+type RunOptions struct {
+	// URL is the server's base URL ("http://127.0.0.1:8080"). Required.
+	URL string
+	// Room and Token are the room code and the bot's seat token. Required.
+	Room, Token string
+	Level       Level
+	// Think is the pause before each move; default 300ms.
+	Think time.Duration
+	// Linger is how long a bot waits in a finished room for a rematch
+	// before it leaves; default 2 minutes.
+	Linger time.Duration
+	// Logger defaults to slog.Default().
+	Logger *slog.Logger
+}
+
+// Run plays in the room until it is finished (and nobody asked for a
+// rematch within Linger), the seat token stops working, or ctx is done.
+// It reconnects like any client when the connection drops, with backoff.
+func Run(ctx context.Context, o RunOptions) error {
+	if o.Think <= 0 {
+		o.Think = 300 * time.Millisecond
+	}
+	if o.Linger <= 0 {
+		o.Linger = 2 * time.Minute
+	}
+	if o.Logger == nil {
+		o.Logger = slog.Default()
+	}
+	p := NewPlayer(o.Level, rand.Uint64())
+	var since int64
+	backoff := 100 * time.Millisecond
+	for ctx.Err() == nil {
+		c, err := client.Dial(ctx, o.URL, &client.Options{Room: o.Room, Token: o.Token, Since: since, Buffer: 256})
+		if err != nil {
+			if client.IsCode(err, "bad_token") || client.IsCode(err, "room_not_found") {
+				return err
+			}
+			if !sleep(ctx, backoff+rand.N(backoff)) {
+				break
+			}
+			backoff = min(2*backoff, 5*time.Second)
+			continue
+		}
+		backoff = 100 * time.Millisecond
+		done, err := play(ctx, c, p, o)
+		since = c.Version()
+		c.Close()
+		if done {
+			return nil
+		}
+		if err != nil && ctx.Err() == nil {
+			o.Logger.Debug("bot reconnecting", "room", o.Room, "err", err)
+		}
+	}
+	return ctx.Err()
+}
+
+// drain discards pushed messages: the bot reads its view with WaitView.
+func drain(c *client.Conn) {
+	for range c.Updates() {
+	}
+}
+
+// play runs one connection. done reports the bot has finished with the
+// room; otherwise the connection ended and Run dials again.
+func play(ctx context.Context, c *client.Conn, p *Player, o RunOptions) (done bool, err error) {
+	go drain(c)
+	var last int64 = -1
+	for {
+		v, err := c.WaitView(ctx, func(v *match.View) bool { return v.V > last })
+		if err != nil {
+			return false, err
+		}
+		last = v.V
+		if v.Status == match.Finished {
+			lctx, cancel := context.WithTimeout(ctx, o.Linger)
+			_, err := c.WaitView(lctx, func(v *match.View) bool { return v.Status != match.Finished })
+			cancel()
+			if err != nil {
+				if ctx.Err() != nil {
+					return false, ctx.Err()
+				}
+				return errors.Is(err, context.DeadlineExceeded), err
+			}
+			continue
+		}
+		move := p.Choose(v)
+		if move == "" {
+			continue
+		}
+		if !sleep(ctx, o.Think/2+rand.N(o.Think)) {
+			return false, ctx.Err()
+		}
+		hole := v.Hole
+		ack, err := c.Move(ctx, hole, move)
+		if err != nil {
+			var e *client.Error
+			if errors.As(err, &e) {
+				continue // the hole or round moved on meanwhile: look again
+			}
+			return false, err
+		}
+		after, err := c.WaitView(ctx, func(v *match.View) bool { return v.V >= ack.V })
+		if err != nil {
+			return false, err
+		}
+		p.Played(hole, move, after.Board)
+	}
+}
+
+func sleep(ctx context.Context, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-t.C:
+		return true
+	}
+}

@@ -1,0 +1,133 @@
+package server
+
+import (
+	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/json"
+	"errors"
+	"math/rand/v2"
+	"net/http"
+	"runtime"
+	"strconv"
+
+	"golfsolitaire/bot"
+	"golfsolitaire/golf"
+	"golfsolitaire/match"
+	"golfsolitaire/protocol"
+)
+
+// errNoHints is the refusal of a hint outside solo practice.
+var errNoHints = errors.New("server: hints are for solo practice only")
+
+// solverSlots bounds the solver work the server does besides rooms' own
+// folds (hints, warming the best score of a hole in play).
+var solverSlots = make(chan struct{}, max(1, runtime.GOMAXPROCS(0)))
+
+// getBestLine serves GET /api/rooms/{code}/holes/{hole}/best: the solver's
+// best line of a hole, board by board (match.ReplayLine), once everyone has
+// finished that hole.
+func (s *Server) getBestLine(w http.ResponseWriter, r *http.Request) {
+	code, ok := s.roomCode(w, r)
+	if !ok {
+		return
+	}
+	hole, err := strconv.Atoi(r.PathValue("hole"))
+	if err != nil {
+		writeError(w, http.StatusBadRequest, protocol.ErrCodeBadMessage, "want /api/rooms/{code}/holes/{hole}/best")
+		return
+	}
+	room, err := s.loadRoom(r.Context(), code)
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	rp, ok := room.BestLine(hole)
+	if !ok {
+		writeError(w, http.StatusNotFound, protocol.ErrCodeNotFinished, "that hole is not over for everyone yet, or there is no such hole")
+		return
+	}
+	writeJSON(w, http.StatusOK, rp)
+}
+
+// warmBest solves the deals of holes that have just started, off the
+// hub's goroutine, so the end of the hole finds the answer memoized. When
+// every solver slot is busy it does nothing: the fold then solves.
+func (s *Server) warmBest(r *match.Room, notices []match.Notice) {
+	if r.Tournament != "" {
+		return
+	}
+	for _, n := range notices {
+		if n.Kind != "holeStarted" {
+			continue
+		}
+		h := r.CurrentHole()
+		if h == nil || h.Number != n.Hole {
+			continue
+		}
+		select {
+		case solverSlots <- struct{}{}:
+		default:
+			continue
+		}
+		v, seed := r.Settings.Variant, h.Seed
+		go func() {
+			defer func() { <-solverSlots }()
+			match.WarmDeal(v, seed)
+		}()
+	}
+}
+
+// hintFor answers a hint command: in solo practice (not a tournament
+// room), a suggested move for the player's hole in play. The suggestion
+// uses only what the player sees (golf.Hint), and its sampler's seed comes
+// from the player's own board and a secret of this server, never from the
+// stock.
+func (s *Server) hintFor(ctx context.Context, h *hub, seat, hole int) (move string, v int64, err error) {
+	type snap struct {
+		st    *golf.State
+		board []byte
+		err   error
+	}
+	res := h.do(ctx, &command{read: func(r *match.Room) any {
+		if !r.Settings.Solo() || r.Tournament != "" {
+			return snap{err: errNoHints}
+		}
+		if r.Status != match.Playing {
+			return snap{err: match.ErrNotPlaying}
+		}
+		cur := r.CurrentHole()
+		if cur.Number != hole {
+			return snap{err: match.ErrWrongHole}
+		}
+		if cur.Games[seat].Done {
+			return snap{err: match.ErrHoleDone}
+		}
+		v := r.View(seat)
+		b, _ := json.Marshal(v.Board)
+		return snap{st: cur.State(r.Settings.Variant, seat).Clone(), board: b}
+	}})
+	if res.err != nil {
+		return "", res.v, res.err
+	}
+	sn := res.data.(snap)
+	if sn.err != nil {
+		return "", res.v, sn.err
+	}
+	select {
+	case solverSlots <- struct{}{}:
+	case <-ctx.Done():
+		return "", res.v, ctx.Err()
+	}
+	defer func() { <-solverSlots }()
+	mac := hmac.New(sha256.New, s.secret[:])
+	mac.Write([]byte(h.code))
+	mac.Write(sn.board)
+	var seed [32]byte
+	copy(seed[:], mac.Sum(nil))
+	m := golf.Hint(sn.st, bot.SearchSamples, rand.NewChaCha8(seed))
+	if m == (golf.Move{}) {
+		return "", res.v, nil
+	}
+	return m.String(), res.v, nil
+}

@@ -44,6 +44,11 @@ type Settings struct {
 	// Countback breaks ties of finished entrants on the last 9, 6, 3, 1.
 	Countback       bool `json:"countback"`
 	SkipUnclearable bool `json:"skipUnclearable"`
+	// WinnableOnly and Difficulty choose every hole's deal as in rooms
+	// (match.Settings): a deal the solver clears, a deal of that level
+	// (1 easy to 4 expert; 0 any).
+	WinnableOnly bool `json:"winnableOnly,omitempty"`
+	Difficulty   int  `json:"difficulty,omitempty"`
 	// Qualifying seeds a knockout by a stroke-play qualifying round over
 	// the same number of holes (on its own seed) instead of join order.
 	Qualifying bool `json:"qualifying,omitempty"`
@@ -98,6 +103,9 @@ func (s Settings) Validate() error {
 	if s.Qualifying && s.Format != Knockout {
 		return bad("a qualifying round is for knockouts")
 	}
+	if s.Difficulty < 0 || s.Difficulty > int(golf.Expert) {
+		return bad("difficulty must be 0 (any) or 1 (easy) to %d (expert)", golf.Expert)
+	}
 	if s.Format == Knockout && !s.Closes.IsZero() {
 		return bad("a knockout closes when its final is decided")
 	}
@@ -119,6 +127,7 @@ func (s Settings) RoomSettings() match.Settings {
 	r := match.Settings{
 		Variant: s.Variant, Holes: s.Holes, Format: match.Stroke, Seats: 1,
 		SkipUnclearable: s.SkipUnclearable, Countback: s.Countback, Grace: 60, AutoStart: true,
+		WinnableOnly: s.WinnableOnly, Difficulty: s.Difficulty,
 	}
 	if s.Format == Knockout {
 		r.Format, r.Seats, r.SuddenDeath = match.Matchplay, 2, true

@@ -495,3 +495,32 @@ func TestKnockoutQualifying(t *testing.T) {
 		})
 	}
 }
+
+// TestDealChoiceAndBest: winnableOnly and difficulty reach the rooms'
+// settings; the view shows the best score of safe holes only.
+func TestDealChoiceAndBest(t *testing.T) {
+	var s Settings
+	if err := json.Unmarshal([]byte(`{"name":"W","winnableOnly":true,"difficulty":3}`), &s); err != nil {
+		t.Fatal(err)
+	}
+	if rs := s.RoomSettings(); !rs.WinnableOnly || rs.Difficulty != 3 {
+		t.Fatalf("room settings %+v", rs)
+	}
+	if err := json.Unmarshal([]byte(`{"name":"W","difficulty":5}`), &s); err == nil {
+		t.Fatal("difficulty 5 accepted")
+	}
+	s = DefaultSettings()
+	s.WinnableOnly = true
+	tr := newTournament(t, s)
+	joinN(t, tr, 2)
+	apply(t, tr, Event{Kind: KindStart, At: t0, Token: hash("host")})
+	apply(t, tr, Event{Kind: KindResult, At: t0, Entrant: 0, Hole: 1, Score: 3, End: "stuck"})
+	if v := tr.View(-1, false); len(v.Best) != 0 {
+		t.Fatalf("best of a hole not yet safe: %+v", v.Best)
+	}
+	apply(t, tr, Event{Kind: KindResult, At: t0, Entrant: 1, Hole: 1, Score: 4, End: "stuck"})
+	v := tr.View(-1, false)
+	if len(v.Best) != 1 || v.Best[0].Hole != 1 || v.Best[0].Best > 0 {
+		t.Fatalf("best of safe hole 1 of a winnableOnly tournament: %+v (safe %v)", v.Best, v.Safe)
+	}
+}

@@ -2,6 +2,8 @@ package tourney
 
 import (
 	"time"
+
+	"golfsolitaire/match"
 )
 
 // View is what anyone may know of a tournament, for a viewer who may be
@@ -24,6 +26,10 @@ type View struct {
 	Seeds []string `json:"seeds,omitempty"`
 	// Safe lists the holes (stroke play) whose records anyone may see.
 	Safe []int `json:"safe"`
+	// Best is the best possible score of each safe stroke hole (the
+	// solver's, as in rooms: match.SolveDeal), never of a hole that is not
+	// safe.
+	Best []match.HoleBest `json:"best,omitempty"`
 	// SafeRounds lists the knockout rounds whose records anyone may see.
 	SafeRounds []int        `json:"safeRounds,omitempty"`
 	You        *YouView     `json:"you,omitempty"`
@@ -75,6 +81,14 @@ func (t *Tournament) View(viewer int, host bool) View {
 		V: t.Version, ID: t.ID, Phase: t.Phase, Settings: t.Settings, Status: t.Status, Created: t.Created,
 		Started: t.Started, Closed: t.Closed, Reason: t.Reason, Entrants: len(t.Entrants),
 		Commitments: t.Commitments(), Safe: t.SafeHoles(),
+	}
+	if t.HasLeaderboard() && len(t.Seeds) > 0 {
+		set := t.Settings.StrokeRoomSettings()
+		for _, n := range v.Safe {
+			seed, _ := match.HoleDealSeed(set, t.StrokeSeed(), n)
+			sol := match.SolveDeal(set.Variant, seed)
+			v.Best = append(v.Best, match.HoleBest{Hole: n, Best: sol.Best, Exact: sol.Exact})
+		}
 	}
 	if t.Status == Closed {
 		for _, s := range t.Seeds {

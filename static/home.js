@@ -83,6 +83,8 @@ export function readSettings(form, practice) {
     // Numbered deals (hole h is deal N+h-1) and the deal of the day.
     if (f.deal?.value === 'numbered') set.deal = Math.max(1, Math.floor(Number(f.dealNumber.value)) || 1);
     if (f.deal?.value === 'today') set.daily = true;
+    // Numbered and daily deals are never replaced.
+    if (f.winnableOnly?.checked && !set.deal && !set.daily) set.winnableOnly = true;
     return set;
   }
   const format = f.format.value;
@@ -91,7 +93,7 @@ export function readSettings(form, practice) {
     seats: format === 'match' ? 2 : Math.min(8, Math.max(1, Number(f.seats.value) || 2)),
     holeClock: Number(f.holeClock.value) || 0,
     suddenDeath: format === 'match' && f.suddenDeath.checked,
-    skipUnclearable: f.skipUnclearable.checked, countback: f.countback.checked,
+    skipUnclearable: f.skipUnclearable.checked, winnableOnly: !!f.winnableOnly?.checked, countback: f.countback.checked,
     public: f.public.checked, spectators: f.spectators.checked,
     spectatorDelay: Number(f.spectatorDelay.value) || 0, grace: Number(f.grace.value) || 0,
     autoStart: f.autoStart.checked,

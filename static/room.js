@@ -108,10 +108,13 @@ function handle(m) {
         if (from) flyTo(from);
       }
       break;
-    case 'ack':
+    case 'ack': {
+      const cmd = pending.get(m.seq);
+      if (cmd?.type === 'hint') showHint(m.move || '');
       pending.delete(m.seq);
       if (m.seq === pendingMove) pendingMove = 0;
       break;
+    }
     case 'error': {
       const cmd = pending.get(m.seq);
       pending.delete(m.seq);
@@ -212,12 +215,33 @@ $('#my-board').addEventListener('click', (e) => {
   if (btn) move(btn.dataset.move);
 });
 $('#undo').addEventListener('click', () => move('u'));
+$('#hint').addEventListener('click', askHint);
 $('#redeal').addEventListener('click', () => move('r'));
 $('#stand').addEventListener('click', () => {
   const b = board();
   if (b && !b.done && (b.over || confirm(t('play.standConfirm')))) send({ type: 'stand', hole: b.hole });
 });
 $('#help-btn').addEventListener('click', toggleHelp);
+// Hints, in solo practice only: the server suggests a move from what the
+// player sees (never the stock's order).
+let hintFor = '';
+function askHint() {
+  const b = board();
+  if (!b || b.done || view?.settings?.seats !== 1) return;
+  hintFor = `${b.hole}:${b.moves}`;
+  send({ type: 'hint', hole: b.hole });
+}
+function showHint(mv) {
+  const b = board();
+  if (!b || `${b.hole}:${b.moves}` !== hintFor) return; // the board moved on
+  const what = !mv ? t('play.hintNone') : mv === 's' ? t('play.hintTurn') : mv === 'r' ? t('play.hintRedeal') : t('play.hintPile', { n: mv });
+  const text = mv ? t('play.hintMove', { move: what }) : what;
+  $('#hint-text').textContent = text;
+  $('#hint-text').dataset.move = mv;
+  say(text);
+  for (const el of $$('#my-board [data-move]')) el.classList.toggle('hinted', el.dataset.move === mv);
+}
+
 function toggleHelp() {
   const help = $('#help');
   help.hidden = !help.hidden;
@@ -228,6 +252,13 @@ $('#ready').addEventListener('click', () => {
   send({ type: 'ready', ready: !(mine && mine.ready) });
 });
 $('#start').addEventListener('click', () => send({ type: 'start' }));
+$('#bot-form').addEventListener('submit', async (e) => {
+  e.preventDefault();
+  $('#bot-error').textContent = '';
+  try {
+    await api(`/api/rooms/${encodeURIComponent(code)}/bots`, { method: 'POST', body: { token, level: $('#bot-level').value } });
+  } catch (err) { $('#bot-error').textContent = errorText(err); say(errorText(err)); }
+});
 $('#rematch').addEventListener('click', () => {
   if (view?.status === 'waiting') { if (!view.seats?.[you]?.ready) send({ type: 'ready', ready: true }); return; }
   $('#rematch').disabled = true;
@@ -271,6 +302,7 @@ document.addEventListener('keydown', (e) => {
   if (e.key === ' ' && !onCard) { move('s'); e.preventDefault(); return; }
   if (e.key === 'r' || e.key === 'R') { move('r'); e.preventDefault(); return; }
   if (e.key === 'u' || e.key === 'U') { move('u'); e.preventDefault(); return; }
+  if ((e.key === 'h' || e.key === 'H') && !$('#hint').hidden) { askHint(); e.preventDefault(); return; }
   if (e.key.startsWith('Arrow')) {
     const cards = $$('#my-board [data-move]');
     if (!cards.length) return;
@@ -340,6 +372,10 @@ function render() {
 // is deal N+h-1) and a link that starts the same deal.
 function renderDeal(vw) {
   const s = vw.settings;
+  const diff = $('#room-difficulty');
+  diff.hidden = !vw.difficulty || vw.status !== 'playing';
+  diff.textContent = vw.difficulty ? '· ' + t('room.difficulty', { level: t('difficulty.' + vw.difficulty) }) : '';
+  diff.dataset.level = String(vw.difficulty || 0);
   const el = $('#room-deal');
   if (!s.deal) { el.hidden = true; return; }
   const n = s.deal + Math.max(1, vw.hole || 1) - 1;
@@ -378,6 +414,8 @@ function renderWaiting(vw) {
   start.hidden = you !== 0;
   start.disabled = vw.seats.length < need || vw.seats.some((x, i) => i > 0 && !x.ready);
   $('#seat-form').hidden = you >= 0 || vw.seats.length >= s.seats;
+  // The host may add bots to free seats (practice against the computer).
+  $('#bot-form').hidden = you !== 0 || vw.seats.length >= s.seats;
   // Solo practice starts at once.
   if (you === 0 && s.seats === 1 && autoStarted !== vw.round) { autoStarted = vw.round; send({ type: 'start' }); }
 }
@@ -411,6 +449,8 @@ function renderPlay(vw) {
   $('#undo').hidden = !b.canUndo;
   $('#redeal').hidden = !b.canRedeal;
   $('#stand').hidden = b.done || vw.status !== 'playing';
+  $('#hint').hidden = b.done || b.over || vw.status !== 'playing' || vw.settings.seats !== 1;
+  if (`${b.hole}:${b.moves}` !== hintFor) { $('#hint-text').textContent = ''; delete $('#hint-text').dataset.move; }
   $('#help-btn').hidden = vw.status !== 'playing';
   if (vw.status !== 'playing') $('#help').hidden = true;
   // The hole clock; practice has none.
@@ -480,13 +520,15 @@ function renderScores(vw) {
     h('caption', {}, t('score.card')),
     h('thead', {},
       h('tr', {}, h('th', { scope: 'col' }, t('score.hole')), holes.map((i) => h('th', { scope: 'col' }, num(i + 1))), h('th', { scope: 'col' }, t('score.total')), h('th', { scope: 'col' }, t('score.toPar'))),
-      h('tr', { class: 'par' }, h('th', { scope: 'row' }, t('score.par')), holes.map(() => h('td', {}, num(5))), h('td', {}, num(st.par)), h('td', {}))),
+      h('tr', { class: 'par' }, h('th', { scope: 'row' }, t('score.par')), holes.map(() => h('td', {}, num(5))), h('td', {}, num(st.par)), h('td', {})),
+      bestRow(vw, holes)),
     h('tbody', {}, bySeat.map((r) => h('tr', { 'data-testid': 'score-row-' + r.seat },
       h('th', { scope: 'row' }, r.name),
       holes.map((i) => {
         const sc = r.scores[i];
         if (sc === null || sc === undefined) return h('td', { class: 'none', 'aria-label': t('score.notPlayed') }, '·');
-        const cell = [num(sc), h('small', {}, signed(sc - 5))];
+        const vs = r.vsBest?.[i];
+        const cell = [num(sc), h('small', {}, signed(sc - 5)), vs !== null && vs !== undefined ? h('small', { class: 'vs-best', title: t('score.vsBest', { n: signed(vs) }), 'data-testid': `vsbest-${r.seat}-${i + 1}` }, ' ★' + signed(vs)) : null];
         // A hole everyone has finished can be replayed from its score.
         const open = revealed.includes(i + 1)
           ? h('button', { type: 'button', class: 'cell-link', 'data-replay-seat': r.seat, 'data-replay-hole': i + 1, 'data-testid': `replay-${r.seat}-${i + 1}`, 'aria-label': t('replay.open', { who: r.name, h: num(i + 1), score: num(sc) }) }, cell)
@@ -497,6 +539,18 @@ function renderScores(vw) {
       h('td', { class: parClass(r.toPar), 'data-testid': 'topar-' + r.seat }, r.toParText)))))));
   $('#commitment-box').hidden = !vw.commitment;
   $('#commitment').textContent = vw.commitment || '';
+}
+
+// bestRow is the scorecard's "best possible" line: the solver's best score
+// of each hole everyone has finished (never of a hole in play).
+function bestRow(vw, holes) {
+  const best = new Map((vw.best || []).map((b) => [b.hole, b]));
+  if (!best.size) return null;
+  return h('tr', { class: 'best', 'data-testid': 'best-row' }, h('th', { scope: 'row' }, t('score.best')),
+    holes.map((i) => {
+      const b = best.get(i + 1);
+      return h('td', { 'data-testid': `best-${i + 1}` }, b ? num(b.best) + (b.exact ? '' : '≥') : '·');
+    }), h('td', {}, num([...best.values()].reduce((a, b) => a + b.best, 0))), h('td', {}));
 }
 
 function resultText(vw) {
@@ -513,6 +567,12 @@ function renderEnd(vw) {
   sec.hidden = vw.status !== 'finished';
   if (sec.hidden) { $('#rematch').disabled = false; return; }
   $('#result').textContent = resultText(vw);
+  // Best possible over the round, and the player's strokes against it.
+  const me = vw.standings.rows.find((r) => r.seat === Math.max(0, you));
+  const bestTotal = (vw.best || []).reduce((a, b) => a + b.best, 0);
+  const mine = (vw.best || []).reduce((a, b) => a + (me?.scores?.[b.hole - 1] ?? 0), 0);
+  $('#best-summary').textContent = vw.best?.length && me
+    ? t('end.best', { best: num(bestTotal), score: num(mine), diff: signed(mine - bestTotal) }) : '';
   $('#chart').replaceChildren(chart(vw.standings));
   $('#seed').textContent = vw.seed || '';
   $('#rematch').hidden = you < 0;
@@ -613,6 +673,7 @@ async function loadReplay(seat, hole, focus = true) {
     const data = await api(`/api/rooms/${encodeURIComponent(code)}/holes/${hole}/replay?seat=${seat}`);
     replay = { ...data, moves: data.moves || [], boards: data.boards || [], i: 0 };
     $('#replay-player').hidden = false;
+    delete $('#replay-player').dataset.best;
     $('#replay-who').textContent = t('replay.who', { who: data.name || who(seat), h: num(hole), score: num(data.score ?? 0) });
     drawReplay(false);
     if (focus) $('#replay-player').focus();
@@ -624,6 +685,24 @@ async function loadReplay(seat, hole, focus = true) {
     return;
   }
   $('#replay-error').textContent = '';
+}
+
+// loadBest steps through the solver's best line of a hole everyone has
+// finished (GET .../holes/{h}/best).
+async function loadBest(hole) {
+  try {
+    const data = await api(`/api/rooms/${encodeURIComponent(code)}/holes/${hole}/best`);
+    replay = { ...data, moves: data.moves || [], boards: data.boards || [], i: 0, best: true };
+    $('#replay-player').hidden = false;
+    $('#replay-player').dataset.best = 'true';
+    $('#replay-who').textContent = t('replay.bestWho', { h: num(hole), score: num(data.score ?? 0) });
+    drawReplay(false);
+    $('#replay-player').focus();
+    $('#replay-error').textContent = '';
+  } catch (err) {
+    $('#replay-error').textContent = errorText(err);
+    say(errorText(err));
+  }
 }
 
 // openReplay shows a hole's replay from the scorecard.
@@ -691,6 +770,7 @@ $('#replay-first').addEventListener('click', () => replayGo(0));
 $('#replay-prev').addEventListener('click', () => replayGo((replay?.i ?? 0) - 1));
 $('#replay-next').addEventListener('click', () => replayGo((replay?.i ?? 0) + 1));
 $('#replay-last').addEventListener('click', () => replayGo(replayLast()));
+$('#replay-best').addEventListener('click', () => loadBest(Number($('#replay-hole').value)));
 $('#replay-close').addEventListener('click', () => { replayOpen = false; $('#replay').hidden = true; $('#scorecard')?.focus(); });
 $('#replay-player').addEventListener('keydown', (e) => {
   if (e.ctrlKey || e.metaKey || e.altKey || !replay) return;

@@ -159,6 +159,22 @@ func TestScorecard(t *testing.T) {
 	}
 }
 
+// TestScorecardAgainstBest: a finished hole's strokes against the best
+// possible score, with a sign.
+func TestScorecardAgainstBest(t *testing.T) {
+	st := exampleStandings()
+	two := 2
+	st.Rows[0].VsBest = make([]*int, len(st.Rows[0].Scores))
+	st.Rows[0].VsBest[0] = &two
+	html := render(t, Scorecard(page, st))
+	if got := inner(html, "vsbest-0-1"); got != "★+2" {
+		t.Errorf("Ana's hole 1 against the best = %q, want ★+2", got)
+	}
+	if len(testid(html, "vsbest-1-1")) != 0 {
+		t.Error("Bo has no best shown, but the card shows one")
+	}
+}
+
 func TestStandingsTable(t *testing.T) {
 	st := exampleStandings()
 	st.Rows[1].PlaceText = "T1"
@@ -247,10 +263,11 @@ func TestPages(t *testing.T) {
 		ids  []string
 	}{
 		{"home", Home(page), []string{"create-form", "join-form", "public-rooms", "quickmatch", "quickpractice", "set-game", "set-holes"}},
-		{"room", Room(page, "ABC-DEF-GHJ", false), []string{"waiting", "big-code", "invite-link", "copy-link", "ready", "start", "play", "scores", "end", "verify", "download", "replay", "rematch"}},
+		{"room", Room(page, "ABC-DEF-GHJ", false), []string{"waiting", "big-code", "invite-link", "copy-link", "ready", "start", "play", "scores", "end", "verify", "download", "replay", "rematch", "bot-form", "bot-level", "hint", "hint-text", "room-difficulty", "replay-best", "best-summary"}},
 		{"watch", Room(page, "ABC-DEF-GHJ", true), []string{"boards", "scores"}},
 		{"howto", HowTo(page), []string{"howto", "diagram-play", "tips", "odds", "opt-kings", "game-black-hole"}},
-		{"practice", Practice(page), []string{"practice-form", "practice-submit"}},
+		{"practice", Practice(page), []string{"practice-form", "practice-submit", "set-winnable"}},
+		{"create", Home(page), []string{"set-winnable"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			html := render(t, tc.c)

@@ -214,3 +214,14 @@ func wantErr(t testing.TB, err, want error) {
 }
 
 func reflectEqualState(a, b State) bool { return reflect.DeepEqual(a, b) }
+
+// heavy scales the size of a solver-heavy test. The race detector makes the
+// solver's inner loop some thirty times slower, so under -race (and -short)
+// these tests check a fifth of their sample; `go test ./golf/` without
+// -race runs them whole.
+func heavy(n int) int {
+	if raceEnabled || testing.Short() {
+		return max(1, n/5)
+	}
+	return n
+}

@@ -72,10 +72,8 @@ func smallCase(v Variant, n int, rng *rand.Rand) (*Deal, *State, position) {
 }
 
 func TestSolveMatchesExhaustive(t *testing.T) {
-	cases := 150
-	if testing.Short() {
-		cases = 40
-	}
+	t.Parallel()
+	cases := heavy(150)
 	var s Solver
 	rng := rand.New(rand.NewPCG(1, 2))
 	for _, sv := range solveVariants {
@@ -106,7 +104,8 @@ func TestSolveMatchesExhaustive(t *testing.T) {
 // TestSolveReplays solves real deals of every variant and replays the
 // returned record: it must be legal, end the game and score Best.
 func TestSolveReplays(t *testing.T) {
-	deals := 6
+	t.Parallel()
+	deals := heavy(6)
 	var s Solver
 	for _, sv := range solveVariants {
 		v, _ := NewVariant(sv.game, sv.opts)
@@ -127,10 +126,11 @@ func TestSolveReplays(t *testing.T) {
 // TestSolveBudget: a tiny budget answers unknown with a legal line whose
 // score is no better than the exact answer.
 func TestSolveBudget(t *testing.T) {
+	t.Parallel()
 	v := DefaultVariant()
 	var s Solver
 	unknown := 0
-	for n := 1; n <= 20; n++ {
+	for n := 1; n <= heavy(20); n++ {
 		d := NewDeal(v, NumberedSeed(n))
 		quick := s.Solve(&d, &SolveOptions{MaxNodes: 2000})
 		full := s.Solve(&d, nil)
@@ -181,9 +181,10 @@ func TestSolveUnclearableSound(t *testing.T) {
 // TestSolveCleared: Cleared agrees with the score (a clear scores 0 or
 // below, anything else at least 1).
 func TestSolveCleared(t *testing.T) {
+	t.Parallel()
 	v, _ := NewVariant("golf", map[string]any{"kings": "wrap"})
 	var s Solver
-	for n := 1; n <= 10; n++ {
+	for n := 1; n <= heavy(10); n++ {
 		d := NewDeal(v, NumberedSeed(n))
 		sol := s.Solve(&d, nil)
 		if sol.Cleared != (sol.Best <= 0) {

@@ -251,14 +251,18 @@ func (c *conn) command(ctx context.Context, h *hub, seat int, data []byte) {
 			c.enqueue(c.errorMsg(m.Seq, errSpectator))
 			return
 		}
-		hctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-		move, v, err := c.s.hintFor(hctx, h, seat, m.Hole)
-		cancel()
-		if err != nil {
-			c.enqueue(c.errorMsg(m.Seq, err))
-			return
-		}
-		c.enqueue(protocol.ServerMessage{Type: protocol.TypeAck, Seq: m.Seq, V: v, Move: move}.Marshal())
+		// The solver runs beside the connection's reader, so moves sent
+		// meanwhile are not held up; the ack may come after theirs.
+		go func() {
+			hctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+			defer cancel()
+			move, v, err := c.s.hintFor(hctx, h, seat, m.Hole)
+			if err != nil {
+				c.enqueue(c.errorMsg(m.Seq, err))
+				return
+			}
+			c.enqueue(protocol.ServerMessage{Type: protocol.TypeAck, Seq: m.Seq, V: v, Move: move}.Marshal())
+		}()
 		return
 	case protocol.TypeRematch:
 		build = func(r *match.Room) (match.Event, error) {

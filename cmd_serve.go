@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"strconv"
 	"net/http"
 	"strings"
 	"time"
@@ -88,14 +89,16 @@ func runServe(ctx context.Context, args []string, e env) error {
 			origins = append(origins, o)
 		}
 	}
-	srv, err := server.New(server.Options{
-		Store: st, Logger: log, Pages: pages(log), AllowedOrigins: origins, BaseURL: c.baseURL, FinishedTTL: c.finishedTTL,
-	})
+	ln, err := net.Listen("tcp", c.addr)
 	if err != nil {
 		return err
 	}
-	ln, err := net.Listen("tcp", c.addr)
+	srv, err := server.New(server.Options{
+		Store: st, Logger: log, Pages: pages(log), AllowedOrigins: origins, BaseURL: c.baseURL, FinishedTTL: c.finishedTTL,
+		SelfURL: selfURL(ln.Addr()),
+	})
 	if err != nil {
+		ln.Close()
 		return err
 	}
 	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second, ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
@@ -163,4 +166,18 @@ func redisOptions(c serveConfig) (*redis.UniversalOptions, error) {
 		return nil, fmt.Errorf("--redis: Redis Cluster has only database 0")
 	}
 	return uo, nil
+}
+
+// selfURL is where the server's own bots connect: the listen address, on
+// the loopback when it listens on every interface.
+func selfURL(addr net.Addr) string {
+	a, ok := addr.(*net.TCPAddr)
+	if !ok {
+		return ""
+	}
+	host := a.IP.String()
+	if a.IP.IsUnspecified() {
+		host = "127.0.0.1"
+	}
+	return "http://" + net.JoinHostPort(host, strconv.Itoa(a.Port))
 }

@@ -7,8 +7,8 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
-	"strconv"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 

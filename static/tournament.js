@@ -49,7 +49,8 @@ async function listPage() {
     ev.preventDefault();
     const f = form.elements;
     const settings = { name: f.name.value.trim(), game: f.game.value, holes: Number(f.holes.value), format: f.format.value,
-      invite: f.invite.checked, limit: Number(f.limit.value || 0), countback: f.countback.checked };
+      invite: f.invite.checked, limit: Number(f.limit.value || 0), countback: f.countback.checked,
+      winnableOnly: f.winnableOnly.checked, difficulty: Number(f.difficulty.value) || 0 };
     if (settings.format === 'knockout' && f.qualifying.checked) settings.qualifying = true;
     if (f.kings.value) settings.options = { kings: f.kings.value };
     if (f.starts.value) settings.starts = new Date(f.starts.value).toISOString();
@@ -146,6 +147,10 @@ function tournamentPage(root) {
     $('#t-host').hidden = !mine.hostToken || v.status === 'closed';
     $('#t-start').hidden = v.status !== 'upcoming';
     $('#t-invite').textContent = mine.invite ? t('tour.inviteIs', { code: mine.invite }) : '';
+    // The best possible score of each safe hole (never of one still in play).
+    const best = v.best || [];
+    $('#t-best').hidden = !best.length;
+    $('#t-best').textContent = best.map((b) => t('end.bestHole', { h: num(b.hole), best: num(b.best) + (b.exact ? '' : '≥') })).join(' · ');
     if (v.settings.format === 'stroke' || v.phase === 'qualifying') renderBoard(m.board);
     else renderBracket(v);
     if (v.phase === 'qualifying') $('#t-status').textContent += ' · ' + t('tour.phase.qualifying');

@@ -114,6 +114,8 @@ var en = map[string]string{
 	"end.bestHole":        "Hole {h}: best possible {best}",
 	"replay.best":         "Step through the best line",
 	"replay.bestWho":      "Best line of hole {h}: {score}",
+	"tour.difficulty":     "Deals of difficulty",
+	"tour.difficultyAny":  "any",
 	"room.bot":            "bot",
 	"room.away":           "away",
 	"room.commitment":     "Seed commitment",

@@ -114,6 +114,8 @@ var es = map[string]string{
 	"end.bestHole":        "Hoyo {h}: mejor posible {best}",
 	"replay.best":         "Ver paso a paso la mejor línea",
 	"replay.bestWho":      "Mejor línea del hoyo {h}: {score}",
+	"tour.difficulty":     "Manos de dificultad",
+	"tour.difficultyAny":  "cualquiera",
 	"room.bot":            "bot",
 	"room.away":           "ausente",
 	"room.commitment":     "Compromiso de la semilla",

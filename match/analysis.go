@@ -81,16 +81,19 @@ func Clearable(v golf.Variant, seed golf.Seed) bool {
 	return SolveDeal(v, seed).Cleared
 }
 
-// RateDeal is golf.Rate of the deal within SolveNodes, memoized: 1 (easy)
-// to 5 (unclearable). See golf.Rate for the method.
+// RateNodes is the node budget of golf.Rate behind a difficulty: smaller
+// than SolveNodes, because practice rates every deal as its hole starts
+// (Black Hole and All in a Row have a tail of deals needing millions of
+// nodes). A deal whose clear the budget cannot find is rated unclearable.
+const RateNodes = 200_000
+
+// RateDeal is golf.Rate of the deal within RateNodes, memoized: 1 (easy) to
+// 5 (unclearable). See golf.Rate for the method.
 func RateDeal(v golf.Variant, seed golf.Seed) golf.Difficulty {
-	if !Clearable(v, seed) {
-		return golf.Unclearable
-	}
 	a := analysisOf(v, seed)
 	a.rateOnce.Do(func() {
 		d := golf.NewDeal(v, seed)
-		a.rate = golf.Rate(&d, &golf.SolveOptions{MaxNodes: SolveNodes})
+		a.rate = golf.Rate(&d, &golf.SolveOptions{MaxNodes: RateNodes})
 	})
 	return a.rate
 }

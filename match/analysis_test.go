@@ -169,7 +169,7 @@ func TestDifficultySetting(t *testing.T) {
 		for n := 1; n <= 1; n++ {
 			seed, _ := HoleDealSeed(set, round, n)
 			d := golf.NewDeal(set.Variant, seed)
-			if got := golf.Rate(&d, &golf.SolveOptions{MaxNodes: SolveNodes}); got != level {
+			if got := golf.Rate(&d, &golf.SolveOptions{MaxNodes: RateNodes}); got != level {
 				t.Fatalf("level %v, hole %d: deal rated %v", level, n, got)
 			}
 		}
@@ -192,7 +192,7 @@ func TestPracticeDifficulty(t *testing.T) {
 	mustApply(t, r, Event{Kind: KindStart, At: t0, Seat: 0, Seed: seedOf(5)})
 	v := r.View(0)
 	d := golf.NewDeal(set.Variant, r.CurrentHole().Seed)
-	want := golf.Rate(&d, &golf.SolveOptions{MaxNodes: SolveNodes})
+	want := golf.Rate(&d, &golf.SolveOptions{MaxNodes: RateNodes})
 	if v.Difficulty != int(want) || v.DifficultyName != want.String() {
 		t.Fatalf("difficulty %d %q, want %d", v.Difficulty, v.DifficultyName, want)
 	}

@@ -537,18 +537,18 @@ func (s *Solver) search(present uint64, top uint8, next, redeals int, h uint64) 
 		return lb, false
 	}
 	k2 := uint64(next) | uint64(top)<<8 | uint64(redeals)<<12 | h<<13
-	e := s.tt.find(present, k2)
-	if e != nil {
-		if e.exact && int(e.lower) >= s.inc {
-			return int(e.lower), true
+	elower, eexact, hit := s.tt.find(present, k2)
+	if hit {
+		if eexact && elower >= s.inc {
+			return elower, true
 		}
 		// An exact value below the incumbent is searched again (with the
 		// value as its bound, so it goes straight down a line reaching
 		// it) to make that line the incumbent.
-		if int(e.lower) >= s.inc {
-			return int(e.lower), false
+		if elower >= s.inc {
+			return elower, false
 		}
-		lb = max(lb, int(e.lower))
+		lb = max(lb, elower)
 	} else if r := s.relax(present, top, next, redeals, s.suffix[next]); r > 0 {
 		lb = max(lb, r)
 		if lb >= s.inc {
@@ -556,7 +556,7 @@ func (s *Solver) search(present uint64, top uint8, next, redeals int, h uint64) 
 			return lb, false
 		}
 	}
-	if s.match && top != noneIdx && e == nil && lb < s.inc {
+	if s.match && top != noneIdx && !hit && lb < s.inc {
 		if d := s.deficiency(present, top, next, len(s.cur)); d > 0 {
 			lb = max(lb, d)
 			if lb >= s.inc {

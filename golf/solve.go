@@ -226,16 +226,30 @@ func (s *Solver) deficiency(present uint64, top uint8, next, end int) int {
 		dem[r] = c
 		sup[r] = c + int(s.count1[next][r]) - int(s.count1[end][r])
 	}
-	sup[top]++
+	// A joker on top, or no card (a free start), takes any card: one
+	// more predecessor for any rank, which matches at most one more card.
+	wild := top == 0 || top == noneIdx
+	if !wild {
+		sup[top]++
+	}
 	if !s.kingSup {
 		sup[13] = 0 // nothing goes on a king
 	}
+	def := s.cornerDeficiency(sup, dem)
+	if wild && def > 0 {
+		def--
+	}
+	return def
+}
+
+// cornerDeficiency is the demand left unmatched by a maximum matching;
+// with wrap it tries every flow across the K-A corner (aces onto kings, x;
+// kings onto aces, y) and keeps the best.
+func (s *Solver) cornerDeficiency(sup, dem [15]int) int {
 	def := lineDeficiency(sup, dem)
 	if def == 0 || !s.wrap {
 		return def
 	}
-	// Wrap: try every flow across the K-A corner (aces onto kings, x;
-	// kings onto aces, y) and keep the best matching.
 	for x := 0; x <= min(dem[1], sup[13]); x++ {
 		for y := 0; y <= min(dem[13], sup[1]); y++ {
 			if x+y == 0 {
@@ -556,7 +570,7 @@ func (s *Solver) search(present uint64, top uint8, next, redeals int, h uint64) 
 			return lb, false
 		}
 	}
-	if s.match && top != noneIdx && !hit && lb < s.inc {
+	if s.match && !hit && lb < s.inc {
 		if d := s.deficiency(present, top, next, len(s.cur)); d > 0 {
 			lb = max(lb, d)
 			if lb >= s.inc {
@@ -566,7 +580,7 @@ func (s *Solver) search(present uint64, top uint8, next, redeals int, h uint64) 
 		}
 	}
 	if s.inc <= 0 && s.neg && redeals == 0 {
-		if s.match && top != noneIdx && s.deficiency(present, top, next, len(s.cur)+s.inc-1) > 0 {
+		if s.match && s.deficiency(present, top, next, len(s.cur)+s.inc-1) > 0 {
 			return s.inc, false
 		}
 		// Only a clear with at least 1-inc stock cards left would do, so

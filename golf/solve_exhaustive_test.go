@@ -84,6 +84,20 @@ func TestSolveMatchesExhaustive(t *testing.T) {
 		for i := 0; i < cases; i++ {
 			_, st, pos := smallCase(v, i+1, rng)
 			want := bruteBest(st.Clone())
+			// The bounds at the root never exceed the best score.
+			s.setup(pos)
+			top := uint8(noneIdx)
+			if s.nWaste > 0 {
+				top = s.waste[s.nWaste-1]
+			}
+			if r := s.relax(pos.present, top, 0, pos.redeals, s.suffix[0]); r > 0 && r > want {
+				t.Fatalf("%s case %d: relaxation bound %d, exhaustive %d", v, i, r, want)
+			}
+			if s.match {
+				if d := s.deficiency(pos.present, top, 0, len(s.stock1)); d > 0 && d > want {
+					t.Fatalf("%s case %d: matching bound %d, exhaustive %d", v, i, d, want)
+				}
+			}
 			sol := s.solve(pos, nil)
 			if !sol.Exact || sol.Best != want {
 				t.Fatalf("%s case %d: solver %d (exact %v), exhaustive %d", v, i, sol.Best, sol.Exact, want)

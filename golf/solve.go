@@ -93,7 +93,19 @@ type Solver struct {
 	inc      int
 	incLine  []Move
 	bestLine []Move
+	// restarts of a pass (see solve)
+	rng       uint64 // 0: the plain move order; else a random tie-break
+	passLimit int64  // the node count at which the try restarts (0: none)
+	restart   bool   // the search is unwinding for a restart
+	firstTry  int64  // the first try's node limit if not 0 (tests)
 }
+
+// Restarts: a pass's first try may visit restartNodes nodes, each later
+// one restartGrowth times as many as the one before.
+const (
+	restartNodes  = 500
+	restartGrowth = 1.2
+)
 
 // rank indexes: 0 joker, 1-13 ranks, 14 no card (an empty waste).
 const noneIdx = 14
@@ -332,12 +344,38 @@ func (s *Solver) solve(pos position, opt *SolveOptions) Solution {
 	t = min(t, best)
 	exact := false
 	for t <= best && !s.aborted {
-		s.nWaste = len(pos.waste)
-		s.cur, s.suffix = s.stock1, s.suffix1
-		s.path = s.path[:0]
 		s.inc = t
 		s.incLine = s.incLine[:0]
-		v, _ := s.search(pos.present, top, 0, pos.redeals, h)
+		// A pass is a series of tries: a try that runs past its node
+		// limit is abandoned and the pass starts again with a random
+		// tie-break in the move order and a larger limit (search times
+		// to find a line are heavy-tailed; what the abandoned tries
+		// proved stays in the table, since a stored bound holds whatever
+		// the incumbent). Only a try that ends ends the pass.
+		var v int
+		limit := float64(restartNodes)
+		if s.firstTry != 0 {
+			limit = float64(s.firstTry)
+		}
+		s.rng = 0
+		for try := 1; ; try++ {
+			s.nWaste = len(pos.waste)
+			s.cur, s.suffix = s.stock1, s.suffix1
+			s.path = s.path[:0]
+			s.passLimit = 0
+			if limit > 0 {
+				s.passLimit = s.nodes + int64(limit)
+			}
+			s.restart = false
+			v, _ = s.search(pos.present, top, 0, pos.redeals, h)
+			if !s.restart {
+				break
+			}
+			s.aborted = false
+			s.rng = uint64(try)*0x9e3779b97f4a7c15 | 1
+			limit *= restartGrowth
+		}
+		s.rng = 0
 		if s.inc < t && s.inc < best {
 			// A line below the target: the best score if the pass ended.
 			best, s.bestLine = s.inc, append(s.bestLine[:0], s.incLine...)
@@ -451,13 +489,20 @@ func (s *Solver) allPositions() uint64 { return allBits(s.n) }
 // playOrder fills dst with the playable positions, best first.
 func (s *Solver) playOrder(dst *[MaxPositions]uint8, play, present uint64) int {
 	n := 0
-	var key [MaxPositions]int8
+	var key [MaxPositions]int
 	for q := play; q != 0; q &= q - 1 {
 		p := uint8(bits.TrailingZeros64(q))
 		// Prefer the pile with the most cards still to uncover.
-		k := int8(bits.OnesCount64(present & s.piles[s.pileOf[p]]))
+		k := bits.OnesCount64(present & s.piles[s.pileOf[p]])
 		if s.rank[p] == 0 {
-			k -= 64 // keep jokers for later
+			k -= 1 << 20 // keep jokers for later
+		}
+		if s.rng != 0 {
+			// After a restart: a random order among equals.
+			s.rng ^= s.rng << 13
+			s.rng ^= s.rng >> 7
+			s.rng ^= s.rng << 17
+			k = k<<8 | int(s.rng&0xff)
 		}
 		i := n
 		for i > 0 && key[i-1] < k {
@@ -526,6 +571,9 @@ func (s *Solver) search(present uint64, top uint8, next, redeals int, h uint64) 
 		if s.maxNodes > 0 && s.nodes >= s.maxNodes || !s.deadline.IsZero() && time.Now().After(s.deadline) {
 			s.aborted = true
 		}
+	}
+	if s.passLimit > 0 && s.nodes >= s.passLimit && !s.aborted {
+		s.aborted, s.restart = true, true
 	}
 	if s.aborted {
 		return 0, false

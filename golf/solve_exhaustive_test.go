@@ -102,6 +102,13 @@ func TestSolveMatchesExhaustive(t *testing.T) {
 			if !sol.Exact || sol.Best != want {
 				t.Fatalf("%s case %d: solver %d (exact %v), exhaustive %d", v, i, sol.Best, sol.Exact, want)
 			}
+			// Again with restarts every few nodes (see Solver.solve).
+			s.firstTry = 1 + int64(i%7)
+			rs := s.solve(pos, nil)
+			s.firstTry = 0
+			if !rs.Exact || rs.Best != want {
+				t.Fatalf("%s case %d: solver with restarts %d (exact %v), exhaustive %d", v, i, rs.Best, rs.Exact, want)
+			}
 			c := st.Clone()
 			for j, m := range sol.Moves {
 				if err := c.Apply(m); err != nil {

@@ -3,24 +3,50 @@ package golf
 import (
 	"os"
 	"sort"
+	"strconv"
+	"syscall"
 	"testing"
 	"time"
 )
 
+// TestSolveStats (SOLVE_STATS=game [SOLVE_KINGS=k] [SOLVE_DEALS=n]) prints
+// node and time statistics of solving numbered deals, and the slowest.
 func TestSolveStats(t *testing.T) {
 	g := os.Getenv("SOLVE_STATS")
 	if g == "" {
 		t.Skip()
 	}
-	v, _ := NewVariant(g, nil)
+	opts := map[string]any{}
+	if k := os.Getenv("SOLVE_KINGS"); k != "" {
+		opts["kings"] = k
+	}
+	deals := 200
+	if n, err := strconv.Atoi(os.Getenv("SOLVE_DEALS")); err == nil {
+		deals = n
+	}
+	v, err := NewVariant(g, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type res struct {
+		n     int
+		t     time.Duration
+		nodes int64
+		best  int
+		exact bool
+	}
 	var s Solver
-	var ts []time.Duration
+	var rs []res
 	var cn, un, cc, uc int64
-	for n := 1; n <= 200; n++ {
+	var total time.Duration
+	cpu0 := cpuNow()
+	for n := 1; n <= deals; n++ {
 		d := NewDeal(v, NumberedSeed(n))
 		t0 := time.Now()
-		sol := s.Solve(&d, &SolveOptions{MaxNodes: 50_000_000})
-		ts = append(ts, time.Since(t0))
+		sol := s.Solve(&d, &SolveOptions{MaxNodes: 50_000_000, Deadline: time.Now().Add(10 * time.Second)})
+		el := time.Since(t0)
+		total += el
+		rs = append(rs, res{n, el, sol.Nodes, sol.Best, sol.Exact})
 		if sol.Cleared {
 			cn += sol.Nodes
 			cc++
@@ -29,6 +55,20 @@ func TestSolveStats(t *testing.T) {
 			uc++
 		}
 	}
-	sort.Slice(ts, func(i, j int) bool { return ts[i] < ts[j] })
-	t.Logf("cleared %d mean nodes %d; uncleared %d mean nodes %d; median %v p99 %v max %v", cc, cn/max(cc, 1), uc, un/max(uc, 1), ts[100], ts[197], ts[199])
+	cpu := cpuNow() - cpu0
+	sort.Slice(rs, func(i, j int) bool { return rs[i].t < rs[j].t })
+	k := len(rs)
+	t.Logf("cpu per deal %v", cpu/time.Duration(deals))
+	t.Logf("cleared %d mean nodes %d; uncleared %d mean nodes %d; mean %v median %v p99 %v max %v", cc, cn/max(cc, 1), uc, un/max(uc, 1), total/time.Duration(k), rs[k/2].t, rs[(k*99+99)/100-1].t, rs[k-1].t)
+	for _, r := range rs[max(0, k-8):] {
+		t.Logf("deal %d: %v nodes %d best %d exact %v", r.n, r.t, r.nodes, r.best, r.exact)
+	}
+}
+
+func cpuNow() time.Duration {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

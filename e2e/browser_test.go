@@ -44,6 +44,9 @@ func chromium(t *testing.T) string {
 func newServer(t *testing.T) *httptest.Server {
 	t.Helper()
 	srv, err := server.New(server.Options{
+		// Smaller solver budgets than production: -race slows the solver
+		// some thirty times.
+		SolveNodes: 200_000, RateNodes: 40_000,
 		Store:          memstore.New(memstore.Options{}),
 		Pages:          web.New(web.Options{}),
 		QuickMatchWait: 2 * time.Second,

@@ -6,17 +6,55 @@ import (
 	"golfsolitaire/golf"
 )
 
-// SolveNodes is the solver's node budget for everything that decides or
-// describes a deal: the best score shown after a hole, winnableOnly and the
-// difficulty of a deal. It is a node budget, never a time limit, so every
-// instance (and anyone checking later) computes the same answer. Strict
-// Golf needs at most about 0.7M nodes for an exact answer (docs/performance.md
-// "Solver"); past the budget the answer is the best line found.
+// SolveNodes is the default node budget of the solver for everything that
+// decides or describes a deal: the best score shown after a hole,
+// winnableOnly and the difficulty of a deal. It is a node budget, never a
+// time limit, so every instance (and anyone checking later) computes the
+// same answer. Strict Golf needs at most about 0.7M nodes for an exact
+// answer (docs/performance.md "Solver"); past the budget the answer is the
+// best line found.
 const SolveNodes = 1_000_000
+
+// RateNodes is the default node budget of golf.Rate behind a difficulty:
+// smaller than SolveNodes, because practice rates every deal as its hole
+// starts (Black Hole and All in a Row have a tail of deals needing millions
+// of nodes). A deal whose clear the budget cannot find is rated
+// unclearable.
+const RateNodes = 200_000
 
 // maxChosenReplacements bounds the search for a deal that the solver must
 // look at (winnableOnly, difficulty): each candidate costs a solve.
 const maxChosenReplacements = 40
+
+// maxAnalyses bounds an Analyzer's memo; when it is full it starts again.
+const maxAnalyses = 4096
+
+// Analyzer runs the solver for rooms and tournaments and remembers its
+// answers by deal, so a fold re-applied after a reload, or every entrant of
+// a tournament starting the same hole, does not pay for the solver again.
+// The answers depend only on the deal and the budgets, so the memo changes
+// how long an answer takes, never what it is. Every instance serving the
+// same rooms must use the same budgets. It is safe for concurrent use; the
+// zero value is not (use NewAnalyzer).
+type Analyzer struct {
+	solveNodes, rateNodes int64
+
+	mu      sync.Mutex
+	deals   map[analysisKey]*analysis
+	choices map[choiceKey]*choice
+}
+
+// NewAnalyzer returns an analyzer with the given node budgets (0 for the
+// defaults SolveNodes and RateNodes).
+func NewAnalyzer(solveNodes, rateNodes int64) *Analyzer {
+	if solveNodes <= 0 {
+		solveNodes = SolveNodes
+	}
+	if rateNodes <= 0 {
+		rateNodes = RateNodes
+	}
+	return &Analyzer{solveNodes: solveNodes, rateNodes: rateNodes, deals: map[analysisKey]*analysis{}, choices: map[choiceKey]*choice{}}
+}
 
 // analysisKey names a deal: its variant and seed.
 type analysisKey struct {
@@ -33,75 +71,72 @@ type analysis struct {
 	rate     golf.Difficulty
 }
 
-// analyses memoizes solver answers by deal across rooms and replays of the
-// same room's events (a fold re-applied after a reload must not pay for the
-// solver again). The answers are deterministic, so the memo changes only
-// how long an answer takes, never what it is.
-var analyses = struct {
-	sync.Mutex
-	m map[analysisKey]*analysis
-}{m: map[analysisKey]*analysis{}}
-
-// maxAnalyses bounds the memo; when it is full it starts again.
-const maxAnalyses = 4096
-
-func analysisOf(v golf.Variant, seed golf.Seed) *analysis {
+func (a *Analyzer) analysisOf(v golf.Variant, seed golf.Seed) *analysis {
 	k := analysisKey{v: v, seed: seed}
 	k.v.Options.Undo = false // undo changes nothing the solver sees
-	analyses.Lock()
-	defer analyses.Unlock()
-	a, ok := analyses.m[k]
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	x, ok := a.deals[k]
 	if !ok {
-		if len(analyses.m) >= maxAnalyses {
-			analyses.m = map[analysisKey]*analysis{}
+		if len(a.deals) >= maxAnalyses {
+			a.deals = map[analysisKey]*analysis{}
 		}
-		a = &analysis{}
-		analyses.m[k] = a
+		x = &analysis{}
+		a.deals[k] = x
 	}
-	return a
+	return x
 }
 
-// SolveDeal returns the solver's answer for the deal of the variant and
-// seed within SolveNodes: the best score, whether it is proven, and a line
-// reaching it. Answers are memoized.
-func SolveDeal(v golf.Variant, seed golf.Seed) golf.Solution {
-	a := analysisOf(v, seed)
-	a.once.Do(func() {
+// Solve returns the solver's answer for the deal of the variant and seed
+// within the analyzer's budget: the best score, whether it is proven, and a
+// line reaching it.
+func (a *Analyzer) Solve(v golf.Variant, seed golf.Seed) golf.Solution {
+	x := a.analysisOf(v, seed)
+	x.once.Do(func() {
 		d := golf.NewDeal(v, seed)
-		a.sol = golf.Solve(&d, &golf.SolveOptions{MaxNodes: SolveNodes})
+		x.sol = golf.Solve(&d, &golf.SolveOptions{MaxNodes: a.solveNodes})
 	})
-	return a.sol
+	return x.sol
 }
 
 // Clearable reports whether the solver found a line clearing the deal
-// within SolveNodes. A clearing line is a proof; a budget that ran out
+// within the budget. A clearing line is a proof; a budget that ran out
 // without one counts as not clearable, so the answer never depends on the
 // machine.
-func Clearable(v golf.Variant, seed golf.Seed) bool {
-	return SolveDeal(v, seed).Cleared
+func (a *Analyzer) Clearable(v golf.Variant, seed golf.Seed) bool {
+	return a.Solve(v, seed).Cleared
 }
 
-// RateNodes is the node budget of golf.Rate behind a difficulty: smaller
-// than SolveNodes, because practice rates every deal as its hole starts
-// (Black Hole and All in a Row have a tail of deals needing millions of
-// nodes). A deal whose clear the budget cannot find is rated unclearable.
-const RateNodes = 200_000
-
-// RateDeal is golf.Rate of the deal within RateNodes, memoized: 1 (easy) to
-// 5 (unclearable). See golf.Rate for the method.
-func RateDeal(v golf.Variant, seed golf.Seed) golf.Difficulty {
-	a := analysisOf(v, seed)
-	a.rateOnce.Do(func() {
+// Rate is golf.Rate of the deal within the rating budget: 1 (easy) to 5
+// (unclearable). See golf.Rate for the method.
+func (a *Analyzer) Rate(v golf.Variant, seed golf.Seed) golf.Difficulty {
+	x := a.analysisOf(v, seed)
+	x.rateOnce.Do(func() {
 		d := golf.NewDeal(v, seed)
-		a.rate = golf.Rate(&d, &golf.SolveOptions{MaxNodes: RateNodes})
+		x.rate = golf.Rate(&d, &golf.SolveOptions{MaxNodes: a.rateNodes})
 	})
-	return a.rate
+	return x.rate
 }
 
-// WarmDeal computes the solver's answer for a deal ahead of need (the
-// server calls it off the room's goroutine when a hole starts, so the end
-// of the hole does not wait for the solver).
-func WarmDeal(v golf.Variant, seed golf.Seed) { SolveDeal(v, seed) }
+// Warm computes the solver's answer for a deal ahead of need (the server
+// calls it off the room's goroutine when a hole starts, so the end of the
+// hole does not wait for the solver).
+func (a *Analyzer) Warm(v golf.Variant, seed golf.Seed) { a.Solve(v, seed) }
+
+// SolveDeal is Solve with the default budgets and no memo.
+func SolveDeal(v golf.Variant, seed golf.Seed) golf.Solution {
+	return NewAnalyzer(0, 0).Solve(v, seed)
+}
+
+// Clearable is Clearable with the default budgets and no memo.
+func Clearable(v golf.Variant, seed golf.Seed) bool {
+	return NewAnalyzer(0, 0).Clearable(v, seed)
+}
+
+// RateDeal is Rate with the default budgets and no memo.
+func RateDeal(v golf.Variant, seed golf.Seed) golf.Difficulty {
+	return NewAnalyzer(0, 0).Rate(v, seed)
+}
 
 // HoleBest is the best score of a finished hole's deal.
 type HoleBest struct {
@@ -122,7 +157,7 @@ func (r *Room) bestOf(h *Hole) {
 	if r.Tournament != "" {
 		return
 	}
-	sol := SolveDeal(r.Settings.Variant, h.Seed)
+	sol := r.analyzer().Solve(r.Settings.Variant, h.Seed)
 	best := sol.Best
 	h.Best, h.BestExact, h.BestLine = &best, sol.Exact, append([]golf.Move{}, sol.Moves...)
 }
@@ -150,20 +185,20 @@ func (r *Room) BestLine(n int) (Replay, bool) {
 // a tie) among those the other settings accept: some levels are rare (in
 // strict Golf about 1 deal in 150 is "fair" and "easy" almost never
 // happens), and a hole must start without searching for long.
-func chooseSeed(s Settings, seed golf.Seed) (golf.Seed, int) {
+func (a *Analyzer) chooseSeed(s Settings, seed golf.Seed) (golf.Seed, int) {
 	key := choiceKey{v: s.Variant, seed: seed, skip: s.SkipUnclearable, winnable: s.WinnableOnly, level: s.Difficulty}
 	key.v.Options.Undo = false
-	choices.Lock()
-	c, ok := choices.m[key]
+	a.mu.Lock()
+	c, ok := a.choices[key]
 	if !ok {
-		if len(choices.m) >= maxAnalyses {
-			choices.m = map[choiceKey]*choice{}
+		if len(a.choices) >= maxAnalyses {
+			a.choices = map[choiceKey]*choice{}
 		}
 		c = &choice{}
-		choices.m[key] = c
+		a.choices[key] = c
 	}
-	choices.Unlock()
-	c.once.Do(func() { c.seed, c.k = choose(s, seed) })
+	a.mu.Unlock()
+	c.once.Do(func() { c.seed, c.k = a.choose(s, seed) })
 	return c.seed, c.k
 }
 
@@ -181,14 +216,7 @@ type choice struct {
 	k    int
 }
 
-// choices memoizes chooseSeed: every entrant of a tournament starts the
-// same holes.
-var choices = struct {
-	sync.Mutex
-	m map[choiceKey]*choice
-}{m: map[choiceKey]*choice{}}
-
-func choose(s Settings, seed golf.Seed) (golf.Seed, int) {
+func (a *Analyzer) choose(s Settings, seed golf.Seed) (golf.Seed, int) {
 	limit := maxReplacements
 	if s.WinnableOnly || s.Difficulty > 0 {
 		limit = maxChosenReplacements
@@ -199,13 +227,13 @@ func choose(s Settings, seed golf.Seed) (golf.Seed, int) {
 		if k > 0 {
 			cand = seed.AgainSeed(k)
 		}
-		if !accepts(s, cand) {
+		if !a.accepts(s, cand) {
 			continue
 		}
 		if s.Difficulty == 0 {
 			return cand, k
 		}
-		level := RateDeal(s.Variant, cand)
+		level := a.Rate(s.Variant, cand)
 		if level == golf.Unclearable {
 			continue
 		}
@@ -227,14 +255,14 @@ func choose(s Settings, seed golf.Seed) (golf.Seed, int) {
 // skipUnclearable wants it not visibly unclearable, winnableOnly (and a
 // difficulty, which is only ever a clearable level) wants the solver to
 // clear it.
-func accepts(s Settings, seed golf.Seed) bool {
+func (a *Analyzer) accepts(s Settings, seed golf.Seed) bool {
 	if s.SkipUnclearable {
 		d := golf.NewDeal(s.Variant, seed)
 		if d.Unclearable() {
 			return false
 		}
 	}
-	if (s.WinnableOnly || s.Difficulty > 0) && !Clearable(s.Variant, seed) {
+	if (s.WinnableOnly || s.Difficulty > 0) && !a.Clearable(s.Variant, seed) {
 		return false
 	}
 	return true

@@ -122,6 +122,21 @@ type Room struct {
 	// spectators, no rematch and no away rule for a lone player, and never
 	// shows its seed or records: the tournament reveals them when it is safe.
 	Tournament string `json:"tournament,omitempty"`
+
+	// an runs the solver for this room (SetAnalyzer); nil for one of the
+	// default budgets without a memo.
+	an *Analyzer
+}
+
+// SetAnalyzer makes the room use the analyzer for the solver's answers
+// (the server shares one across its rooms, so answers are computed once).
+func (r *Room) SetAnalyzer(a *Analyzer) { r.an = a }
+
+func (r *Room) analyzer() *Analyzer {
+	if r.an == nil {
+		r.an = NewAnalyzer(0, 0)
+	}
+	return r.an
 }
 
 // Kind is the kind of an event.
@@ -396,6 +411,12 @@ func (r *Room) begin(seed golf.Seed, at time.Time) []Notice {
 // visibly unclearable, with winnableOnly cleared by the solver within
 // SolveNodes, with a difficulty rated that level (see chooseSeed).
 func HoleDealSeed(s Settings, round golf.Seed, n int) (golf.Seed, int) {
+	return NewAnalyzer(0, 0).HoleDealSeed(s, round, n)
+}
+
+// HoleDealSeed is the package's HoleDealSeed with the analyzer's budgets and
+// memo.
+func (a *Analyzer) HoleDealSeed(s Settings, round golf.Seed, n int) (golf.Seed, int) {
 	if s.Deal > 0 {
 		// A numbered deal is exactly that deal, never replaced.
 		return golf.NumberedSeed(s.Deal + n - 1), 0
@@ -404,7 +425,7 @@ func HoleDealSeed(s Settings, round golf.Seed, n int) (golf.Seed, int) {
 	if !s.SkipUnclearable && !s.WinnableOnly && s.Difficulty == 0 {
 		return seed, 0
 	}
-	return chooseSeed(s, seed)
+	return a.chooseSeed(s, seed)
 }
 
 // maxReplacements bounds the search for a clearable deal; in practice the
@@ -412,14 +433,14 @@ func HoleDealSeed(s Settings, round golf.Seed, n int) (golf.Seed, int) {
 const maxReplacements = 1000
 
 func (r *Room) startHole(n int, at time.Time) []Notice {
-	seed, replaced := HoleDealSeed(r.Settings, r.Seed, n)
+	seed, replaced := r.analyzer().HoleDealSeed(r.Settings, r.Seed, n)
 	h := &Hole{Number: n, Seed: seed, Replaced: replaced, Started: at}
 	for range r.Seats {
 		h.Games = append(h.Games, &Game{Moves: []golf.Move{}})
 	}
 	r.Holes = append(r.Holes, h)
 	if r.Settings.Solo() && r.Tournament == "" {
-		h.Difficulty = RateDeal(r.Settings.Variant, seed)
+		h.Difficulty = r.analyzer().Rate(r.Settings.Variant, seed)
 	}
 	for i := range h.Games {
 		h.Games[i].Score = h.State(r.Settings.Variant, i).Score()

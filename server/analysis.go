@@ -8,7 +8,6 @@ import (
 	"errors"
 	"math/rand/v2"
 	"net/http"
-	"runtime"
 	"strconv"
 
 	"golfsolitaire/bot"
@@ -19,10 +18,6 @@ import (
 
 // errNoHints is the refusal of a hint outside solo practice.
 var errNoHints = errors.New("server: hints are for solo practice only")
-
-// solverSlots bounds the solver work the server does besides rooms' own
-// folds (hints, warming the best score of a hole in play).
-var solverSlots = make(chan struct{}, max(1, runtime.GOMAXPROCS(0)))
 
 // getBestLine serves GET /api/rooms/{code}/holes/{hole}/best: the solver's
 // best line of a hole, board by board (match.ReplayLine), once everyone has
@@ -66,14 +61,14 @@ func (s *Server) warmBest(r *match.Room, notices []match.Notice) {
 			continue
 		}
 		select {
-		case solverSlots <- struct{}{}:
+		case s.solverSlots <- struct{}{}:
 		default:
 			continue
 		}
 		v, seed := r.Settings.Variant, h.Seed
 		go func() {
-			defer func() { <-solverSlots }()
-			match.WarmDeal(v, seed)
+			defer func() { <-s.solverSlots }()
+			s.analyzer.Warm(v, seed)
 		}()
 	}
 }
@@ -115,11 +110,11 @@ func (s *Server) hintFor(ctx context.Context, h *hub, seat, hole int) (move stri
 		return "", res.v, sn.err
 	}
 	select {
-	case solverSlots <- struct{}{}:
+	case s.solverSlots <- struct{}{}:
 	case <-ctx.Done():
 		return "", res.v, ctx.Err()
 	}
-	defer func() { <-solverSlots }()
+	defer func() { <-s.solverSlots }()
 	mac := hmac.New(sha256.New, s.secret[:])
 	mac.Write([]byte(h.code))
 	mac.Write(sn.board)

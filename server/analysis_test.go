@@ -47,7 +47,7 @@ func TestBestEndpoint(t *testing.T) {
 	}
 	room := e.room(t, code)
 	d := golf.NewDeal(room.Settings.Variant, room.Holes[0].Seed)
-	sol := golf.Solve(&d, &golf.SolveOptions{MaxNodes: match.SolveNodes})
+	sol := golf.Solve(&d, &golf.SolveOptions{MaxNodes: testSolveNodes})
 	if len(v.Best) != 1 || v.Best[0].Best != sol.Best || v.Best[0].Exact != sol.Exact {
 		t.Fatalf("view best = %+v, want %d", v.Best, sol.Best)
 	}
@@ -217,7 +217,7 @@ func TestBotsStopOnClose(t *testing.T) {
 	t.Parallel()
 	st := memstore.New(memstore.Options{})
 	t.Cleanup(func() { st.Close() })
-	s, err := server.New(server.Options{Store: st, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	s, err := server.New(server.Options{Store: st, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), SolveNodes: testSolveNodes, RateNodes: testRateNodes})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -34,7 +34,7 @@ func FuzzClientMessage(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	st := memstore.New(memstore.Options{})
-	srv, err := server.New(server.Options{
+	srv, err := server.New(server.Options{SolveNodes: testSolveNodes, RateNodes: testRateNodes,
 		Store: st, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
 		PlayerRate: server.Rate{PerSecond: 1e6, Burst: 1e6},
 	})

@@ -134,6 +134,9 @@ func (h *hub) load(ctx context.Context) error {
 		return err
 	}
 	room, err := match.DecodeRoom(snap.Data)
+	if err == nil {
+		room.SetAnalyzer(h.s.analyzer)
+	}
 	if err != nil {
 		sub.Close()
 		return err
@@ -389,6 +392,9 @@ func (h *hub) resync(from int64) bool {
 		return false
 	}
 	room, err := match.DecodeRoom(snap.Data)
+	if err == nil {
+		room.SetAnalyzer(h.s.analyzer)
+	}
 	if err != nil {
 		h.log.Error("resync: bad snapshot", "err", err)
 		return false

@@ -83,7 +83,7 @@ func TestSlowReader(t *testing.T) {
 	ctx := testCtx(t)
 	st := memstore.New(memstore.Options{})
 	t.Cleanup(func() { st.Close() })
-	srv, err := server.New(server.Options{
+	srv, err := server.New(server.Options{SolveNodes: testSolveNodes, RateNodes: testRateNodes,
 		Store: st, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
 		PlayerRate: server.Rate{PerSecond: 1e6, Burst: 1e6}, SendBuffer: 16,
 		// Long, so the queue fills (slow) before a write times out

@@ -194,6 +194,7 @@ func startInstance(t *testing.T, st store.Store, own bool, mod ...func(*server.O
 	opts := server.Options{
 		Store: st, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), ResyncEvery: 200 * time.Millisecond,
 		PlayerRate: server.Rate{PerSecond: 2000, Burst: 2000},
+		SolveNodes: testSolveNodes, RateNodes: testRateNodes,
 	}
 	for _, f := range mod {
 		f(&opts)

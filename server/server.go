@@ -9,6 +9,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -73,6 +74,11 @@ type Options struct {
 	SelfURL string
 	// BotThink is a bot's pause before each move; default 300ms.
 	BotThink time.Duration
+	// SolveNodes and RateNodes are the solver's node budgets for the best
+	// score of a hole, winnableOnly, difficulty and practice ratings;
+	// default match.SolveNodes and match.RateNodes. Every instance serving
+	// the same rooms must use the same budgets (they decide deals).
+	SolveNodes, RateNodes int64
 }
 
 // Server serves the API, the WebSocket endpoint and (through Pages) the
@@ -87,6 +93,11 @@ type Server struct {
 	mu   sync.Mutex
 	hubs map[string]*hub
 	tour tournamentHubs // tournament_hub.go
+
+	// analyzer runs and remembers the solver for every room and tournament;
+	// solverSlots bounds the solver work done besides rooms' own folds.
+	analyzer    *match.Analyzer
+	solverSlots chan struct{}
 
 	// secret seeds hints (analysis.go); bots are the running bots (bots.go).
 	secret [32]byte
@@ -130,7 +141,8 @@ func New(opts Options) (*Server, error) {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	s := &Server{opts: opts, store: opts.Store, log: opts.Logger, hubs: map[string]*hub{}, metrics: newMetrics()}
+	s := &Server{opts: opts, store: opts.Store, log: opts.Logger, hubs: map[string]*hub{}, metrics: newMetrics(),
+		analyzer: match.NewAnalyzer(opts.SolveNodes, opts.RateNodes), solverSlots: make(chan struct{}, max(1, runtime.GOMAXPROCS(0)))}
 	crand.Read(s.secret[:])
 	s.routes()
 	return s, nil
@@ -394,7 +406,12 @@ func (s *Server) loadRoom(ctx context.Context, code string) (*match.Room, error)
 	if err != nil {
 		return nil, notFound(err)
 	}
-	return match.DecodeRoom(snap.Data)
+	room, err := match.DecodeRoom(snap.Data)
+	if err != nil {
+		return nil, err
+	}
+	room.SetAnalyzer(s.analyzer)
+	return room, nil
 }
 
 // RoomInfo is GET /api/rooms/{code}: what anyone may know of a room.

@@ -18,6 +18,11 @@ import (
 	"golfsolitaire/store/memstore"
 )
 
+// The solver's budgets in tests: the race detector slows the solver some
+// thirty times, so tests give it less than production does (the answers
+// are still the solver's, just within a smaller budget).
+const testSolveNodes, testRateNodes = 200_000, 40_000
+
 // newTestServer starts a server on a real socket over the given store.
 func newTestServer(t *testing.T, st store.Store, mod ...func(*server.Options)) (*httptest.Server, *client.API) {
 	t.Helper()
@@ -27,6 +32,7 @@ func newTestServer(t *testing.T, st store.Store, mod ...func(*server.Options)) (
 	opts := server.Options{
 		Store: st, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), ResyncEvery: 200 * time.Millisecond,
 		PlayerRate: server.Rate{PerSecond: 2000, Burst: 2000},
+		SolveNodes: testSolveNodes, RateNodes: testRateNodes,
 	}
 	for _, f := range mod {
 		f(&opts)

@@ -170,6 +170,9 @@ func (h *thub) load(ctx context.Context) error {
 		return err
 	}
 	t, err := tourney.Decode(snap.Data)
+	if err == nil {
+		t.SetAnalyzer(h.s.analyzer)
+	}
 	if err != nil {
 		sub.Close()
 		return err
@@ -429,6 +432,9 @@ func (h *thub) resync() {
 		return
 	}
 	t, err := tourney.Decode(snap.Data)
+	if err == nil {
+		t.SetAnalyzer(h.s.analyzer)
+	}
 	if err != nil {
 		h.log.Error("resync: bad snapshot", "err", err)
 		return

@@ -397,7 +397,7 @@ func TestTournamentRestart(t *testing.T) {
 	instance := func() (*server.Server, string, func()) {
 		rc := redis.NewClient(opts)
 		st := redisstore.New(rc, redisstore.Options{Prefix: prefix})
-		s, err := server.New(server.Options{Store: st, ResyncEvery: 200 * time.Millisecond, PlayerRate: server.Rate{PerSecond: 2000, Burst: 2000}, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+		s, err := server.New(server.Options{SolveNodes: testSolveNodes, RateNodes: testRateNodes, Store: st, ResyncEvery: 200 * time.Millisecond, PlayerRate: server.Rate{PerSecond: 2000, Burst: 2000}, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -127,6 +127,20 @@ type Tournament struct {
 	byToken map[string]int
 	byRoom  map[string]int
 	done    []int // per hole, how many entrants have finished it
+
+	// an runs the solver for the best scores of safe holes (SetAnalyzer).
+	an *match.Analyzer
+}
+
+// SetAnalyzer makes the tournament use the analyzer for the solver's
+// answers (the server shares one with its rooms).
+func (t *Tournament) SetAnalyzer(a *match.Analyzer) { t.an = a }
+
+func (t *Tournament) analyzer() *match.Analyzer {
+	if t.an == nil {
+		t.an = match.NewAnalyzer(0, 0)
+	}
+	return t.an
 }
 
 // Rounds is how many knockout rounds a tournament may need (and seeds it

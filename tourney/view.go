@@ -85,8 +85,8 @@ func (t *Tournament) View(viewer int, host bool) View {
 	if t.HasLeaderboard() && len(t.Seeds) > 0 {
 		set := t.Settings.StrokeRoomSettings()
 		for _, n := range v.Safe {
-			seed, _ := match.HoleDealSeed(set, t.StrokeSeed(), n)
-			sol := match.SolveDeal(set.Variant, seed)
+			seed, _ := t.analyzer().HoleDealSeed(set, t.StrokeSeed(), n)
+			sol := t.analyzer().Solve(set.Variant, seed)
 			v.Best = append(v.Best, match.HoleBest{Hole: n, Best: sol.Best, Exact: sol.Exact})
 		}
 	}

@@ -232,6 +232,9 @@ func (s *Solver) setup(pos position) {
 // present cards no maximum matching of cards to possible predecessors can
 // cover (ranks form a line here, so a greedy matching is maximum).
 func (s *Solver) deficiency(present uint64, top uint8, next, end int) int {
+	// Only the cards in present may be played: the caller may leave out
+	// cards that can never be played (they take no predecessor and are
+	// none).
 	var sup, dem [15]int
 	for r := 1; r <= 13; r++ {
 		c := bits.OnesCount64(present & s.rankPos[r])
@@ -444,8 +447,13 @@ func (s *Solver) clearBound(present uint64, stockLeft, redeals int) int {
 // relax counts the tableau cards that can never be played even if every
 // card still to come from the stock were available at any time.
 func (s *Solver) relax(present uint64, top uint8, next, redeals int, stockRanks uint16) int {
+	return bits.OnesCount64(present &^ s.possible(present, top, redeals, stockRanks))
+}
+
+// possible is the set of present cards the relaxation of relax may play.
+func (s *Solver) possible(present uint64, top uint8, redeals int, stockRanks uint16) uint64 {
 	if top == noneIdx {
-		return 0
+		return present
 	}
 	avail := uint16(1)<<top | stockRanks
 	if redeals > 0 {
@@ -481,7 +489,7 @@ func (s *Solver) relax(present uint64, top uint8, next, redeals int, stockRanks 
 			break
 		}
 	}
-	return bits.OnesCount64(present &^ possible)
+	return possible
 }
 
 func (s *Solver) allPositions() uint64 { return allBits(s.n) }
@@ -611,16 +619,16 @@ func (s *Solver) search(present uint64, top uint8, next, redeals int, h uint64) 
 			return elower, false
 		}
 		lb = max(lb, elower)
-	} else if r := s.relax(present, top, next, redeals, s.suffix[next]); r > 0 {
-		lb = max(lb, r)
-		if lb >= s.inc {
-			s.tt.store(present, k2, lb, false)
-			return lb, false
+	} else {
+		// Cards the relaxation can never play stay; the others need
+		// their own predecessors (see deficiency).
+		poss := s.possible(present, top, redeals, s.suffix[next])
+		r := bits.OnesCount64(present &^ poss)
+		if s.match && r < s.inc {
+			r += s.deficiency(poss, top, next, len(s.cur))
 		}
-	}
-	if s.match && !hit && lb < s.inc {
-		if d := s.deficiency(present, top, next, len(s.cur)); d > 0 {
-			lb = max(lb, d)
+		if r > 0 {
+			lb = max(lb, r)
 			if lb >= s.inc {
 				s.tt.store(present, k2, lb, false)
 				return lb, false

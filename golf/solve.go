@@ -65,14 +65,18 @@ type Solver struct {
 	onto    [15]uint16 // onto[r]: top rank indexes a card of rank index r may go on
 	fitPos  [15]uint64 // fitPos[t]: positions whose card may go on top rank index t
 	ordered bool       // every cover of p is a higher position than p
-	neg     bool
-	stock1  []uint8
-	suffix1 []uint16
-	stock2  []uint8
-	suffix2 []uint16
-	cur     []uint8  // the stock being turned (stock1, or stock2 after a redeal)
-	suffix  []uint16 // suffix[i]: rank bits of cur[i:]
-	ranksOf uint16   // rank bits of every card off the tableau at the start
+	cols    bool       // columns: each position covered by the next of its pile
+	// fitLo[m] | fitHi[m']: positions whose card may go on a rank of
+	// m | m'<<7; posLo, posHi: positions of those ranks.
+	fitLo, fitHi, posLo, posHi [128]uint64
+	neg                        bool
+	stock1                     []uint8
+	suffix1                    []uint16
+	stock2                     []uint8
+	suffix2                    []uint16
+	cur                        []uint8  // the stock being turned (stock1, or stock2 after a redeal)
+	suffix                     []uint16 // suffix[i]: rank bits of cur[i:]
+	ranksOf                    uint16   // rank bits of every card off the tableau at the start
 	// The matching bound (see deficiency), for strict and queen-on-king
 	// without jokers or redeals.
 	match   bool
@@ -163,6 +167,13 @@ func (s *Solver) setup(pos position) {
 	for i := 0; i < l.Piles(); i++ {
 		s.piles = append(s.piles, l.PilePositions(i))
 	}
+	s.cols = true
+	for p := 0; p < s.n; p++ {
+		pm := s.piles[s.pileOf[p]]
+		if above := pm &^ (uint64(2)<<p - 1); above != 0 && s.covers[p] != above&-above || above == 0 && s.covers[p] != 0 {
+			s.cols = false
+		}
+	}
 	k := pos.v.Options.Kings
 	for r := 0; r <= 13; r++ {
 		var m uint16
@@ -181,6 +192,26 @@ func (s *Solver) setup(pos position) {
 			}
 		}
 		s.fitPos[t] = m
+	}
+	s.rankPos = [14]uint64{}
+	for p := 0; p < s.n; p++ {
+		if s.rank[p] < 14 {
+			s.rankPos[s.rank[p]] |= 1 << p
+		}
+	}
+	for m := 0; m < 128; m++ {
+		var fl, fh, pl, ph uint64
+		for b := 0; b < 7; b++ {
+			if m>>b&1 == 1 {
+				fl |= s.fitPos[b]
+				fh |= s.fitPos[b+7]
+				pl |= s.rankPos[b]
+				if b+7 < 14 {
+					ph |= s.rankPos[b+7]
+				}
+			}
+		}
+		s.fitLo[m], s.fitHi[m], s.posLo[m], s.posHi[m] = fl, fh, pl, ph
 	}
 	s.neg = pos.v.Options.NegativeScore
 	s.stock1 = s.stock1[:0]
@@ -202,14 +233,8 @@ func (s *Solver) setup(pos position) {
 	s.match = pos.redeals == 0 && o.Redeals == 0
 	s.kingSup = k != Strict
 	s.wrap = k == Wrap
-	s.rankPos = [14]uint64{}
-	for p := 0; p < s.n; p++ {
-		if s.rank[p] == 0 {
-			s.match = false // jokers
-		}
-		if s.rank[p] < 14 {
-			s.rankPos[s.rank[p]] |= 1 << p
-		}
+	if s.rankPos[0] != 0 {
+		s.match = false // jokers
 	}
 	for _, r := range s.stock1 {
 		if r == 0 {
@@ -461,6 +486,29 @@ func (s *Solver) possible(present uint64, top uint8, redeals int, stockRanks uin
 		avail |= s.ranksOf
 		for q := s.allPositions() &^ present; q != 0; q &= q - 1 {
 			avail |= 1 << s.rank[bits.TrailingZeros64(q)]
+		}
+	}
+	if s.cols {
+		// Columns: a card may be played once every card above it in its
+		// column may be, so the possible cards of a column are the run
+		// from its free card down to the first that fits no rank yet.
+		for {
+			fit := s.fitLo[avail&127] | s.fitHi[avail>>7&127]
+			var possible uint64
+			for _, pm := range s.piles {
+				x := present & pm
+				possible |= x &^ (uint64(1)<<bits.Len64(x&^fit) - 1)
+			}
+			na := ^avail
+			q := possible & (s.posLo[na&127] | s.posHi[na>>7&127])
+			if q == 0 {
+				return possible
+			}
+			for q != 0 {
+				r := s.rank[bits.TrailingZeros64(q)]
+				avail |= 1 << r
+				q &^= s.rankPos[r]
+			}
 		}
 	}
 	var possible uint64

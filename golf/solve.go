@@ -66,6 +66,8 @@ type Solver struct {
 	fitPos  [15]uint64 // fitPos[t]: positions whose card may go on top rank index t
 	ordered bool       // every cover of p is a higher position than p
 	cols    bool       // columns: each position covered by the next of its pile
+	// coveredBy[p]: the positions p covers
+	coveredBy [MaxPositions]uint64
 	// fitLo[m] | fitHi[m']: positions whose card may go on a rank of
 	// m | m'<<7; posLo, posHi: positions of those ranks.
 	fitLo, fitHi, posLo, posHi [128]uint64
@@ -166,6 +168,12 @@ func (s *Solver) setup(pos position) {
 	s.piles = s.piles[:0]
 	for i := 0; i < l.Piles(); i++ {
 		s.piles = append(s.piles, l.PilePositions(i))
+	}
+	s.coveredBy = [MaxPositions]uint64{}
+	for p := 0; p < s.n; p++ {
+		for q := s.covers[p]; q != 0; q &= q - 1 {
+			s.coveredBy[bits.TrailingZeros64(q)] |= 1 << p
+		}
 	}
 	s.cols = true
 	for p := 0; p < s.n; p++ {
@@ -702,9 +710,29 @@ func (s *Solver) search(present uint64, top uint8, next, redeals int, h uint64) 
 	exMin, inexMin := 1<<30, 1<<30
 	var order [MaxPositions]uint8
 	n := s.playOrder(&order, play, present)
+	turn := stockLeft > 0
+	var loose uint16 // ranks of loose cards played (see coveredBy)
 	for i := 0; i < n; i++ {
 		p := order[i]
 		r := s.rank[p]
+		if present&(s.coveredBy[p]|s.piles[s.pileOf[p]]) == 1<<p {
+			// p covers nothing and is alone in its pile: a free card of
+			// the same rank alike leaves a position that is the same but
+			// for the names of the two cards.
+			if loose>>r&1 == 1 {
+				continue
+			}
+			loose |= 1 << r
+		}
+		if redeals == 0 && s.fitPos[r]&present&^(1<<p) == 0 {
+			// Nothing left on the tableau may go on p: playing it and
+			// turning is as good as turning now. A line that turns now
+			// and plays p later does as well skipping p there (p takes
+			// no card, so the next move was a turn or the end, and
+			// without p the position has the same cards, or fewer, and
+			// the same stock), and p gone sooner covers nothing.
+			turn = false
+		}
 		s.waste[s.nWaste] = r
 		s.nWaste++
 		s.path = append(s.path, PlayPile(int(s.pileOf[p])+1))
@@ -727,7 +755,7 @@ func (s *Solver) search(present uint64, top uint8, next, redeals int, h uint64) 
 			break
 		}
 	}
-	if exMin > lb && stockLeft > 0 {
+	if exMin > lb && turn {
 		r := s.cur[next]
 		s.waste[s.nWaste] = r
 		s.nWaste++

@@ -1,6 +1,7 @@
 package match
 
 import (
+	"fmt"
 	"sync"
 
 	"golfsolitaire/golf"
@@ -149,17 +150,57 @@ type HoleBest struct {
 	Exact bool `json:"exact"`
 }
 
-// bestOf stores the best score of the hole's deal in the hole. Called when
-// the hole ends for everyone (never before: it is computed from the whole
-// stock); tournament rooms leave it to the tournament, which shows it once
-// the hole is safe.
-func (r *Room) bestOf(h *Hole) {
+// NeedsBest lists the finished holes of the current round whose best score
+// is not yet recorded (none in tournament rooms, where the tournament shows
+// it once the hole is safe). The server solves them and appends a best
+// event for each (BestEvent).
+func (r *Room) NeedsBest() []int {
 	if r.Tournament != "" {
-		return
+		return nil
+	}
+	var out []int
+	for _, h := range r.Holes {
+		if h.Done && h.Best == nil {
+			out = append(out, h.Number)
+		}
+	}
+	return out
+}
+
+// BestEvent returns the event that records the solver's answer for hole n
+// (computed with the room's analyzer: call it off the room's goroutine).
+func (r *Room) BestEvent(n int) (Event, bool) {
+	h := r.holeNumber(n)
+	if h == nil || !h.Done {
+		return Event{}, false
 	}
 	sol := r.analyzer().Solve(r.Settings.Variant, h.Seed)
 	best := sol.Best
-	h.Best, h.BestExact, h.BestLine = &best, sol.Exact, append([]golf.Move{}, sol.Moves...)
+	return Event{Kind: KindBest, Hole: n, Best: &best, BestExact: sol.Exact, BestLine: append([]golf.Move{}, sol.Moves...)}, true
+}
+
+// recordBest applies a best event: once per finished hole, and the line
+// must replay to the score it claims.
+func (r *Room) recordBest(ev Event) error {
+	h := r.holeNumber(ev.Hole)
+	if h == nil || !h.Done || ev.Best == nil || r.Tournament != "" {
+		return fmt.Errorf("%w: no finished hole %d to record a best score for", ErrBadEvent, ev.Hole)
+	}
+	if h.Best != nil {
+		return ErrNoChange
+	}
+	st := golf.NewState(h.Deal(r.Settings.Variant))
+	for _, m := range ev.BestLine {
+		if err := st.Apply(m); err != nil {
+			return fmt.Errorf("%w: best line: %v", ErrBadEvent, err)
+		}
+	}
+	if st.Score() != *ev.Best {
+		return fmt.Errorf("%w: best line scores %d, not %d", ErrBadEvent, st.Score(), *ev.Best)
+	}
+	best := *ev.Best
+	h.Best, h.BestExact, h.BestLine = &best, ev.BestExact, append([]golf.Move{}, ev.BestLine...)
+	return nil
 }
 
 // BestLine returns the solver's best line of hole n of the current round

@@ -2,6 +2,7 @@ package match
 
 import (
 	"encoding/json"
+	"errors"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -37,7 +38,24 @@ func TestBestAfterHole(t *testing.T) {
 		}
 	}
 	mustApply(t, r, Event{Kind: KindStand, At: t0, Seat: 1, Hole: 1})
-	if h.Best == nil || !h.Done {
+	if need := r.NeedsBest(); len(need) != 1 || need[0] != 1 {
+		t.Fatalf("NeedsBest = %v, want [1]", need)
+	}
+	ev, ok := r.BestEvent(1)
+	if !ok {
+		t.Fatal("no best event for a finished hole")
+	}
+	bad := ev
+	bad.Best = new(int)
+	*bad.Best = *ev.Best - 1
+	if _, err := r.Apply(bad); !errors.Is(err, ErrBadEvent) {
+		t.Fatalf("a best event whose line does not score it: %v, want ErrBadEvent", err)
+	}
+	mustApply(t, r, ev)
+	if _, err := r.Apply(ev); !errors.Is(err, ErrNoChange) {
+		t.Fatalf("a second best event: %v, want ErrNoChange", err)
+	}
+	if h.Best == nil || !h.Done || len(r.NeedsBest()) != 0 {
 		t.Fatal("no best stored at the end of the hole")
 	}
 	sol := golf.Solve(h.Deal(set.Variant), &golf.SolveOptions{MaxNodes: SolveNodes})
@@ -150,6 +168,10 @@ func TestWinnableOnly(t *testing.T) {
 		t.Fatalf("hole seed %x (replaced %d), want %x (%d)", h.Seed, h.Replaced, want, k)
 	}
 	r = playOut(t, r, rand.New(rand.NewPCG(1, 2)))
+	for _, n := range r.NeedsBest() {
+		ev, _ := r.BestEvent(n)
+		mustApply(t, r, ev)
+	}
 	for _, h := range r.Holes {
 		if h.Best == nil || *h.Best > 0 && h.BestExact {
 			t.Fatalf("hole %d of a winnableOnly round: best %v", h.Number, h.Best)

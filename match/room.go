@@ -154,6 +154,10 @@ const (
 	KindAway    Kind = "away"
 	KindBack    Kind = "back"
 	KindRematch Kind = "rematch"
+	// KindBest records the solver's best score of a finished hole, appended
+	// by the server once it has solved the deal (off the room's goroutine,
+	// so a slow solve never holds up play).
+	KindBest Kind = "best"
 )
 
 // Event is one entry of a room's log. Only the fields of its kind are set.
@@ -180,6 +184,10 @@ type Event struct {
 	Hole int       `json:"hole,omitempty"`
 	Move golf.Move `json:"move,omitzero"`
 	Seq  int64     `json:"seq,omitempty"`
+	// best: the solver's answer for hole Hole's deal.
+	Best      *int        `json:"best,omitempty"`
+	BestExact bool        `json:"bestExact,omitempty"`
+	BestLine  []golf.Move `json:"bestLine,omitempty"`
 	// away, back
 	Conn string `json:"conn,omitempty"`
 }
@@ -287,6 +295,8 @@ func (r *Room) Apply(ev Event) ([]Notice, error) {
 		notices, err = r.tick(ev.At)
 	case KindAway, KindBack:
 		err = r.presence(ev)
+	case KindBest:
+		err = r.recordBest(ev)
 	case KindRematch:
 		notices, err = r.rematch(ev)
 	default:
@@ -539,7 +549,6 @@ func (r *Room) afterHole(at time.Time) []Notice {
 		}
 	}
 	h.Done, h.Ended = true, at
-	r.bestOf(h)
 	notices := []Notice{{Kind: "holeEnded", Hole: h.Number}}
 	st := r.Standings()
 	if st.Over {

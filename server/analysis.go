@@ -9,11 +9,13 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"strconv"
+	"time"
 
 	"golfsolitaire/bot"
 	"golfsolitaire/golf"
 	"golfsolitaire/match"
 	"golfsolitaire/protocol"
+	"golfsolitaire/store"
 )
 
 // errNoHints is the refusal of a hint outside solo practice.
@@ -125,4 +127,47 @@ func (s *Server) hintFor(ctx context.Context, h *hub, seat, hole int) (move stri
 		return "", res.v, nil
 	}
 	return m.String(), res.v, nil
+}
+
+// recordBests solves the deals of finished holes whose best score is not
+// recorded yet, off the hub's goroutine (bounded by the server's solver
+// slots), and appends a best event for each. Only the instance that ended
+// the hole (or loads the room later) does it; if two race, the room
+// accepts one best event per hole. Runs on the hub's goroutine.
+func (h *hub) recordBests() {
+	need := h.room.NeedsBest()
+	if len(need) == 0 {
+		return
+	}
+	if h.solving == nil {
+		h.solving = map[[2]int]bool{}
+	}
+	round, v := h.room.Round, h.room.Settings.Variant
+	for _, n := range need {
+		key := [2]int{round, n}
+		if h.solving[key] {
+			continue
+		}
+		h.solving[key] = true
+		seed := h.room.Holes[n-1].Seed
+		go func() {
+			h.s.solverSlots <- struct{}{}
+			sol := h.s.analyzer.Solve(v, seed)
+			<-h.s.solverSlots
+			best := sol.Best
+			ev := match.Event{Kind: match.KindBest, Hole: n, Best: &best, BestExact: sol.Exact, BestLine: sol.Moves}
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			r := h.do(ctx, &command{build: func(r *match.Room) (match.Event, error) {
+				delete(h.solving, key)
+				if r.Round != round {
+					return match.Event{}, match.ErrNoChange
+				}
+				return ev, nil
+			}})
+			if r.err != nil && !errors.Is(r.err, match.ErrNoChange) && !errors.Is(r.err, store.ErrUnavailable) && !errors.Is(r.err, context.DeadlineExceeded) {
+				h.log.Warn("best score not recorded", "hole", n, "err", r.err)
+			}
+		}()
+	}
 }

@@ -61,6 +61,9 @@ type hub struct {
 	listing  string
 	// finishedTTL is set once the finished room's time to live is set.
 	finishedTTL bool
+	// solving holds the holes (by round and number) whose best score is
+	// being solved off the loop (analysis.go).
+	solving map[[2]int]bool
 	// stale is set when the cached room may hold an event the store
 	// refused or never got, and reloading it failed (the store could not
 	// be reached). Until a reload works, commands are refused as
@@ -179,6 +182,7 @@ func (h *hub) loop() {
 		}
 	}()
 	h.schedule()
+	h.recordBests()
 	// resync periodically as a safety net for lost pub/sub messages.
 	poll := time.NewTicker(h.s.opts.ResyncEvery)
 	defer poll.Stop()
@@ -303,6 +307,7 @@ func (h *hub) apply(ctx context.Context, build func(r *match.Room) (match.Event,
 			h.changed(before)
 			h.s.tournamentRoomChanged(h.room, notices)
 			h.s.warmBest(h.room, notices)
+			h.recordBests()
 			return result{v: v}
 		}
 		// The cached room holds an event the store refused: reload it.
@@ -349,6 +354,9 @@ func (h *hub) checkVersion() {
 	if h.subC == nil {
 		h.resubscribe()
 	}
+	// A hole ended by an instance that stopped before recording its best
+	// score gets it from whoever serves the room now.
+	defer h.recordBests()
 	if h.stale {
 		h.resync(h.staleFrom)
 		return

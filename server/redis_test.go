@@ -518,7 +518,11 @@ func standingsJSON(v *match.View) string {
 // waitFinished waits for the connection's view of the finished round.
 func waitFinished(t *testing.T, ctx context.Context, name string, c *client.Conn) *match.View {
 	t.Helper()
-	v, err := c.WaitView(ctx, func(v *match.View) bool { return v.Status == match.Finished })
+	// Finished, and the solver's best score recorded for every hole (a best
+	// event follows the end of each hole): the room is at its last version.
+	v, err := c.WaitView(ctx, func(v *match.View) bool {
+		return v.Status == match.Finished && len(v.Best) == len(v.Revealed)
+	})
 	if err != nil {
 		t.Fatalf("%s: waiting for the end: %v", name, err)
 	}

@@ -43,6 +43,9 @@ type Analyzer struct {
 	mu      sync.Mutex
 	deals   map[analysisKey]*analysis
 	choices map[choiceKey]*choice
+	// solvers are reusable solvers: their tables are large, and allocating
+	// them for every deal would keep the garbage collector busy.
+	solvers sync.Pool
 }
 
 // NewAnalyzer returns an analyzer with the given node budgets (0 for the
@@ -95,7 +98,12 @@ func (a *Analyzer) Solve(v golf.Variant, seed golf.Seed) golf.Solution {
 	x := a.analysisOf(v, seed)
 	x.once.Do(func() {
 		d := golf.NewDeal(v, seed)
-		x.sol = golf.Solve(&d, &golf.SolveOptions{MaxNodes: a.solveNodes})
+		s, _ := a.solvers.Get().(*golf.Solver)
+		if s == nil {
+			s = new(golf.Solver)
+		}
+		x.sol = s.Solve(&d, &golf.SolveOptions{MaxNodes: a.solveNodes})
+		a.solvers.Put(s)
 	})
 	return x.sol
 }

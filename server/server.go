@@ -95,7 +95,8 @@ type Server struct {
 	tour tournamentHubs // tournament_hub.go
 
 	// analyzer runs and remembers the solver for every room and tournament;
-	// solverSlots bounds the solver work done besides rooms' own folds.
+	// solverSlots bounds the solver work done besides rooms' own folds: half
+	// the cores, so play keeps the rest however many holes end at once.
 	analyzer    *match.Analyzer
 	solverSlots chan struct{}
 
@@ -142,7 +143,7 @@ func New(opts Options) (*Server, error) {
 		opts.Now = time.Now
 	}
 	s := &Server{opts: opts, store: opts.Store, log: opts.Logger, hubs: map[string]*hub{}, metrics: newMetrics(),
-		analyzer: match.NewAnalyzer(opts.SolveNodes, opts.RateNodes), solverSlots: make(chan struct{}, max(1, runtime.GOMAXPROCS(0)))}
+		analyzer: match.NewAnalyzer(opts.SolveNodes, opts.RateNodes), solverSlots: make(chan struct{}, max(1, runtime.GOMAXPROCS(0)/2))}
 	crand.Read(s.secret[:])
 	s.routes()
 	return s, nil

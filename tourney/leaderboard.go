@@ -47,8 +47,9 @@ func (t *Tournament) Line(i int) Row {
 // holds integers exactly (below 2^53), so a Redis sorted set orders the
 // leaderboard by itself. Each countback field is its sum plus keyOffset;
 // entrants who have not finished (or without countback) get 0 there, so
-// among equal scores against par finished entrants come after the others
-// and tie only with each other.
+// among equal scores against par finished entrants come after the others.
+// Places follow Better: an entrant who has not finished ties with every
+// entrant on their score; countback separates only finished entrants.
 const (
 	keyParOffset = 2000 // to-par sums stay within ±2000 (18 holes, 64 cards)
 	keyParBase   = 4000
@@ -109,8 +110,34 @@ func ParseMember(m string) int {
 // finished a hole.
 func (t *Tournament) OnBoard(i int) bool { return t.Thru(i) > 0 }
 
+// LevelWidth is the width of one score-to-par level of sort keys: keys
+// of entrants on the same score to par share KeyLevel.
+const LevelWidth = float64(keyBase * keyBase * keyBase * keyBase)
+
+// KeyLevel is the lowest key of k's score-to-par level: the key of every
+// entrant on that score who has not finished (or of every entrant without
+// countback).
+func KeyLevel(k float64) float64 {
+	w := int64(LevelWidth)
+	return float64(int64(k) / w * w)
+}
+
+// Better reports whether the key a places strictly ahead of the key b: a
+// better score to par, or the same score with both entrants finished and
+// a's countback better. Countback only separates entrants who have both
+// finished: one who has not ties with everyone on their score.
+func Better(a, b float64) bool {
+	la, lb := KeyLevel(a), KeyLevel(b)
+	if la != lb {
+		return la < lb
+	}
+	return a != la && b != lb && a < b
+}
+
 // Leaderboard is the whole stroke-play leaderboard: every entrant who has
-// finished a hole, best first, ties sharing a place.
+// finished a hole, best first. An entrant's place is one more than the
+// number of entrants placed strictly ahead of them (Better), so ties share
+// a place.
 func (t *Tournament) Leaderboard() []Row {
 	type keyed struct {
 		row Row
@@ -131,12 +158,25 @@ func (t *Tournament) Leaderboard() []Row {
 		return cmp.Compare(a.row.Entrant, b.row.Entrant)
 	})
 	rows := make([]Row, len(all))
+	// Keys sort by level, and within a level the unfinished (the level's
+	// own key) first: a row's place is the start of its level plus the
+	// finished rows of the level with a lower key.
+	levelStart, finishedBefore := 0, 0
 	for i := range all {
 		rows[i] = all[i].row
-		if i > 0 && all[i-1].key == all[i].key {
+		level := KeyLevel(all[i].key)
+		if i == 0 || KeyLevel(all[i-1].key) != level {
+			levelStart, finishedBefore = i, 0
+		}
+		switch {
+		case all[i].key == level:
+			rows[i].Place = levelStart + 1
+		case i > 0 && all[i-1].key == all[i].key:
 			rows[i].Place = rows[i-1].Place
-		} else {
-			rows[i].Place = i + 1
+			finishedBefore++
+		default:
+			rows[i].Place = levelStart + finishedBefore + 1
+			finishedBefore++
 		}
 	}
 	for i := range rows {

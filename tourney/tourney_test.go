@@ -289,9 +289,46 @@ func TestLeaderboard(t *testing.T) {
 	// The sort key orders as the leaderboard does.
 	for i := 1; i < len(rows); i++ {
 		a, b := tr.SortKey(rows[i-1].Entrant), tr.SortKey(rows[i].Entrant)
-		if a > b || (a == b) != (rows[i-1].Place == rows[i].Place) {
+		if a > b || (a == b && rows[i-1].Place != rows[i].Place) {
 			t.Fatalf("sort keys %v, %v for places %d, %d", a, b, rows[i-1].Place, rows[i].Place)
 		}
+	}
+}
+
+// TestLeaderboardCountbackUnfinished: with countback on, an entrant who
+// has finished and one who has not, on the same score, are tied;
+// countback only separates two finishers.
+func TestLeaderboardCountbackUnfinished(t *testing.T) {
+	tr := newTournament(t, DefaultSettings())
+	joinN(t, tr, 4)
+	apply(t, tr, Event{Kind: KindStart, At: t0, Token: hash("host")})
+	cards := [][]int{
+		{5, 5, 5, 5, 5, 5, 5, 5, 4}, // -1, finished, better countback
+		{4, 5, 5, 5, 5, 5, 5, 5, 5}, // -1, finished
+		{4, 5, 5, 5},                // -1 thru 4
+		{5, 5},                      // E thru 2
+	}
+	for e, c := range cards {
+		for h, sc := range c {
+			apply(t, tr, Event{Kind: KindResult, At: t0, Entrant: e, Hole: h + 1, Score: sc})
+		}
+	}
+	var got []string
+	for _, r := range tr.Leaderboard() {
+		got = append(got, r.PlaceText+" "+r.Name)
+	}
+	// P2 has not finished: tied with both finishers (first among them, by
+	// key); P0's countback beats P1, who has one entrant ahead: 2nd.
+	want := []string{"T1 P2", "T1 P0", "2 P1", "4 P3"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("leaderboard %q, want %q", got, want)
+	}
+	k0, k1, k2 := tr.SortKey(0), tr.SortKey(1), tr.SortKey(2)
+	if !Better(k0, k1) || Better(k2, k0) || Better(k0, k2) || Better(k2, k1) || Better(k1, k2) {
+		t.Fatal("Better does not follow the countback rule")
+	}
+	if KeyLevel(k0) != k2 || KeyLevel(k1) != k2 {
+		t.Fatal("the unfinished entrant's key is not the level's")
 	}
 }
 

@@ -299,21 +299,55 @@ func TestTournamentStrokePlay(t *testing.T) {
 	// seed before the hole was safe, never the round seed before closing,
 	// never a board.
 	safeAt[2] = closedAt
-	for _, f := range log.all() {
+	secrets := []secret{{"the round seed", roundSeed.String(), closedAt}}
+	for h := 1; h <= 9; h++ {
+		secrets = append(secrets, secret{fmt.Sprint("hole ", h, "'s seed"), holeSeed(h), safeAt[h]})
+	}
+	checkHidden(t, log.all(), secrets)
+}
+
+// secret is a text nobody but the players may be shown before safe (never,
+// when safe is zero).
+type secret struct {
+	what, text string
+	safe       time.Time
+}
+
+// checkHidden is the hidden-information invariant over the frames and API
+// answers non-players received: no secret before it was safe, and never a
+// board (boards are shown only in the players' rooms).
+func checkHidden(t *testing.T, frames []timedFrame, secrets []secret) {
+	t.Helper()
+	if len(frames) == 0 {
+		t.Fatal("no frames recorded")
+	}
+	for _, f := range frames {
 		s := string(f.data)
-		if strings.Contains(s, roundSeed.String()) && f.at.Before(closedAt) {
-			t.Errorf("%s at %v shows the round seed before closing", f.what, f.at)
-		}
-		for h := 1; h <= 9; h++ {
-			at, ok := safeAt[h]
-			if strings.Contains(s, holeSeed(h)) && (!ok || f.at.Before(at)) {
-				t.Errorf("%s shows hole %d's seed before it was safe: %s", f.what, h, s)
+		for _, sec := range secrets {
+			if strings.Contains(s, sec.text) && (sec.safe.IsZero() || f.at.Before(sec.safe)) {
+				t.Errorf("%s at %v shows %s before it was safe (%v): %.300s", f.what, f.at.Format(time.StampMicro), sec.what, sec.safe.Format(time.StampMicro), s)
 			}
 		}
 		if strings.Contains(s, `"piles"`) || strings.Contains(s, `"stock"`) {
-			t.Errorf("%s shows a board: %s", f.what, s)
+			t.Errorf("%s shows a board: %.300s", f.what, s)
 		}
 	}
+}
+
+// getRaw calls the API and records the answer, whatever its status.
+func (l *frameLog) getRaw(ctx context.Context, base, path string) int {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, base+path, nil)
+	if err != nil {
+		return 0
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return 0
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	l.add("GET "+path, b)
+	return resp.StatusCode
 }
 
 // pushEveryTest is a little more than the push interval.
@@ -501,46 +535,7 @@ func testKnockout(t *testing.T, qualifying bool) {
 	if err := api.HostTournament(ctx, host.ID, "start", host.HostToken); err != nil {
 		t.Fatal(err)
 	}
-	var wg sync.WaitGroup
-	for i, tok := range tokens {
-		wg.Go(func() {
-			played := map[string]bool{}
-			for ctx.Err() == nil {
-				var v tourney.View
-				if _, err := api.Call(ctx, http.MethodGet, "/api/tournaments/"+host.ID+"?token="+tok, nil, &v); err != nil {
-					t.Error(err)
-					return
-				}
-				if v.Status == tourney.Closed || v.You.Out {
-					return
-				}
-				g, err := api.PlayTournament(ctx, host.ID, tok)
-				if err != nil || played[g.Room] {
-					time.Sleep(20 * time.Millisecond)
-					continue
-				}
-				played[g.Room] = true
-				c, err := client.Dial(ctx, ts.URL, &client.Options{Room: g.Room, Token: tok})
-				if err != nil {
-					t.Error(err)
-					return
-				}
-				go func() {
-					for range c.Updates() {
-					}
-				}()
-				for h := 1; ; h++ {
-					v, err := c.WaitView(ctx, func(v *match.View) bool { return v.Status == match.Finished || v.Hole >= h })
-					if err != nil || v.Status == match.Finished {
-						break
-					}
-					playHoleLast(t, ctx, c, h, i%2 == 1)
-				}
-				c.CloseNow()
-			}
-		})
-	}
-	wg.Wait()
+	playKnockout(t, ctx, ts.URL, api, host.ID, tokens, nil)
 	tr := loadTournament(t, st, host.ID)
 	if tr.Status != tourney.Closed || tr.Champion() < 0 {
 		t.Fatalf("status %s champion %d", tr.Status, tr.Champion())
@@ -589,6 +584,187 @@ func testKnockout(t *testing.T, qualifying bool) {
 	api.Call(ctx, http.MethodGet, "/api/tournaments/"+host.ID, nil, &v)
 	if want := map[bool]int{false: 2, true: 3}[qualifying]; len(v.Seeds) != want || v.Champion == "" {
 		t.Fatalf("final view: seeds %v champion %q", v.Seeds, v.Champion)
+	}
+}
+
+// playKnockout has every entrant play their matches (and qualifying
+// holes) until they are out or the tournament is over. played, if not
+// nil, is told each room an entrant played in.
+func playKnockout(t *testing.T, ctx context.Context, base string, api *client.API, id string, tokens []string, roomPlayed func(entrant int, room string)) {
+	t.Helper()
+	var wg sync.WaitGroup
+	for i, tok := range tokens {
+		wg.Go(func() {
+			played := map[string]bool{}
+			for ctx.Err() == nil {
+				var v tourney.View
+				if _, err := api.Call(ctx, http.MethodGet, "/api/tournaments/"+id+"?token="+tok, nil, &v); err != nil {
+					t.Error(err)
+					return
+				}
+				if v.Status == tourney.Closed || v.You.Out {
+					return
+				}
+				g, err := api.PlayTournament(ctx, id, tok)
+				if err != nil || played[g.Room] {
+					time.Sleep(20 * time.Millisecond)
+					continue
+				}
+				played[g.Room] = true
+				if roomPlayed != nil {
+					roomPlayed(i, g.Room)
+				}
+				c, err := client.Dial(ctx, base, &client.Options{Room: g.Room, Token: tok})
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				go func() {
+					for range c.Updates() {
+					}
+				}()
+				for h := 1; ; h++ {
+					v, err := c.WaitView(ctx, func(v *match.View) bool { return v.Status == match.Finished || v.Hole >= h })
+					if err != nil || v.Status == match.Finished {
+						break
+					}
+					playHoleLast(t, ctx, c, h, i%2 == 1)
+				}
+				c.CloseNow()
+			}
+		})
+	}
+	wg.Wait()
+}
+
+// TestTournamentKnockoutHidden is the hidden-information invariant of
+// knockouts over everything watchers and entrants are shown: five
+// entrants (three byes), an anonymous watcher and every entrant watching
+// the tournament, and a poller of the API (view, bracket, records,
+// entrants, the match rooms): no hole of a round (its deal seed, records
+// or boards) is shown to anyone but the match's players before the round
+// is safe (every match of it decided), and no round seed before closing.
+func TestTournamentKnockoutHidden(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
+	defer cancel()
+	st := memstore.New(memstore.Options{})
+	t.Cleanup(func() { st.Close() })
+	ts, api := newTestServer(t, st)
+	var log frameLog
+	host, err := api.CreateTournament(ctx, map[string]any{"name": "Hidden KO", "holes": 9, "format": "knockout", "limit": 8}, "Ana")
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := host.ID
+	tokens := []string{host.Token}
+	for _, n := range []string{"Bo", "Cy", "Di", "Ed"} {
+		g, err := api.JoinTournament(ctx, id, protocol.JoinTournamentRequest{Name: n})
+		if err != nil {
+			t.Fatal(err)
+		}
+		tokens = append(tokens, g.Token)
+	}
+	for i, tok := range append([]string{""}, tokens...) {
+		w, err := client.DialTournament(ctx, ts.URL, id, tok, 1, 10, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { w.Close() })
+		log.record(w, fmt.Sprint("watcher ", i-1))
+	}
+	if err := api.HostTournament(ctx, id, "start", host.HostToken); err != nil {
+		t.Fatal(err)
+	}
+	// The poller: everything the API shows anyone, and the match rooms
+	// (which refuse non-players).
+	var roomsMu sync.Mutex
+	rooms := map[string]bool{}
+	pollCtx, stopPoll := context.WithCancel(ctx)
+	polled := make(chan struct{})
+	go func() {
+		defer close(polled)
+		for pollCtx.Err() == nil {
+			log.getRaw(pollCtx, ts.URL, "/api/tournaments/"+id)
+			log.getRaw(pollCtx, ts.URL, "/api/tournaments/"+id+"/bracket")
+			log.getRaw(pollCtx, ts.URL, "/api/tournaments/"+id+"/records")
+			for n := range 5 {
+				log.getRaw(pollCtx, ts.URL, fmt.Sprint("/api/tournaments/", id, "/entrants/", n))
+			}
+			roomsMu.Lock()
+			var codes []string
+			for c := range rooms {
+				codes = append(codes, c)
+			}
+			roomsMu.Unlock()
+			for _, c := range codes {
+				log.getRaw(pollCtx, ts.URL, "/api/rooms/"+c)
+				log.getRaw(pollCtx, ts.URL, "/api/rooms/"+c+"/records")
+				log.getRaw(pollCtx, ts.URL, "/api/rooms/"+c+"/holes/1/replay?seat=0")
+				if code := log.getRaw(pollCtx, ts.URL, "/api/rooms/"+c+"/holes/1/best"); code == http.StatusOK {
+					t.Errorf("room %s serves its best line to a non-player", c)
+				}
+				if sc, err := client.Dial(pollCtx, ts.URL, &client.Options{Room: c}); err == nil {
+					sc.CloseNow()
+					t.Errorf("room %s takes a spectator", c)
+				}
+			}
+			time.Sleep(30 * time.Millisecond)
+		}
+	}()
+	playKnockout(t, ctx, ts.URL, api, id, tokens, func(_ int, room string) {
+		roomsMu.Lock()
+		rooms[room] = true
+		roomsMu.Unlock()
+	})
+	time.Sleep(pushEveryTest)
+	stopPoll()
+	<-polled
+
+	tr := loadTournament(t, st, id)
+	if tr.Status != tourney.Closed || tr.Champion() < 0 || len(tr.Bracket.Rounds) != 3 {
+		t.Fatalf("status %s champion %d rounds %d", tr.Status, tr.Champion(), len(tr.Bracket.Rounds))
+	}
+	// When each round became safe: its last decided event (the view is
+	// sent after the event is stored, so after its time).
+	entries, err := st.Since(ctx, id, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	safeAt := map[int]time.Time{}
+	var closedAt time.Time
+	for _, e := range entries {
+		var ev tourney.Event
+		if err := json.Unmarshal(e.Data, &ev); err != nil {
+			t.Fatal(err)
+		}
+		switch ev.Kind {
+		case tourney.KindDecided:
+			safeAt[ev.Round] = ev.At
+		case tourney.KindClose:
+			closedAt = ev.At
+		}
+	}
+	if closedAt.IsZero() {
+		closedAt = tr.Closed
+	}
+	var secrets []secret
+	for r := 1; r <= len(tr.Bracket.Rounds); r++ {
+		at, ok := safeAt[r]
+		if !ok { // a round of byes only
+			continue
+		}
+		secrets = append(secrets, secret{fmt.Sprint("round ", r, "'s seed"), tr.Seed(r).String(), closedAt})
+		for h := 1; h <= 2*tr.Settings.Holes; h++ {
+			hs, _ := match.HoleDealSeed(tr.Settings.RoomSettings(), tr.Seed(r), h)
+			secrets = append(secrets, secret{fmt.Sprint("round ", r, " hole ", h, "'s seed"), hs.String(), at})
+		}
+	}
+	checkHidden(t, log.all(), secrets)
+	// And the safe rounds' records were shown in the end.
+	var recs server.TournamentRecords
+	log.get(t, ctx, api, "/api/tournaments/"+id+"/records", &recs)
+	if len(recs.Holes) == 0 {
+		t.Fatal("no records once closed")
 	}
 }
 

@@ -479,7 +479,12 @@ func (s *Server) tournamentRoomChanged(room *match.Room, notices []match.Notice)
 		return
 	}
 	defer s.releaseTournament(h)
-	code := room.Code
+	s.postResults(ctx, h, room.Code, evs)
+}
+
+// postResults posts a room's results (stroke results, or a match
+// decided with its winner's seat in Entrant) to the tournament's hub.
+func (s *Server) postResults(ctx context.Context, h *thub, code string, evs []tourney.Event) {
 	for _, ev := range evs {
 		winnerSeat := ev.Entrant
 		res := h.do(ctx, &tcmd{build: func(t *tourney.Tournament) (tourney.Event, error) {
@@ -510,6 +515,112 @@ func (s *Server) tournamentRoomChanged(room *match.Room, notices []match.Notice)
 			s.log.Info("tournament result refused", "room", code, "kind", ev.Kind, "hole", ev.Hole, "err", res.err)
 		}
 	}
+}
+
+// roomResults are the results a tournament room holds: each finished hole
+// of a stroke room, or a finished match's winner (its seat in Entrant).
+func roomResults(room *match.Room) []tourney.Event {
+	var evs []tourney.Event
+	switch room.Settings.Format {
+	case match.Stroke:
+		for _, hole := range room.Holes {
+			if len(hole.Games) > 0 && hole.Games[0].Done {
+				g := hole.Games[0]
+				evs = append(evs, tourney.Event{Kind: tourney.KindResult, Hole: hole.Number, Score: g.Score, End: g.End})
+			}
+		}
+	case match.Matchplay:
+		if st := room.Standings(); room.Status == match.Finished && st.Match != nil {
+			evs = append(evs, tourney.Event{Kind: tourney.KindDecided, Entrant: st.Match.Winner, Result: st.Match.Result})
+		}
+	}
+	return evs
+}
+
+// sweepTarget is a room whose results the tournament may lack: a stroke
+// room (thru: the holes counted) or an undecided knockout match's room.
+type sweepTarget struct {
+	room string
+	thru int
+}
+
+// sweepRooms is how many rooms one sweep looks at, at most: a large
+// field is swept a slice at a time.
+const sweepRooms = 200
+
+// sweepTargets lists the rooms of the tournament whose results may be
+// missing, from the cursor on (at most sweepRooms), and the next cursor.
+func sweepTargets(t *tourney.Tournament, cursor int) ([]sweepTarget, int) {
+	var all []sweepTarget
+	if t.Status != tourney.Live {
+		return nil, 0
+	}
+	if t.StrokePlay() {
+		for i, e := range t.Entrants {
+			if e.Room != "" && t.Thru(i) < t.Settings.Holes {
+				all = append(all, sweepTarget{room: e.Room, thru: t.Thru(i)})
+			}
+		}
+	} else if t.Bracket != nil {
+		for _, round := range t.Bracket.Rounds {
+			for _, m := range round {
+				if m.Room != "" && !m.Decided {
+					all = append(all, sweepTarget{room: m.Room, thru: -1})
+				}
+			}
+		}
+	}
+	if cursor >= len(all) {
+		cursor = 0
+	}
+	end := min(cursor+sweepRooms, len(all))
+	next := end
+	if next >= len(all) {
+		next = 0
+	}
+	return all[cursor:end], next
+}
+
+// sweep re-posts results that were lost between a room's append and its
+// post to the tournament (an instance stopping, a store error): each room
+// of the tournament whose results may be missing is read, off the hub's
+// loop, and what the tournament lacks is posted again; the tournament
+// counts each result once.
+func (h *thub) sweep() {
+	targets, next := sweepTargets(h.t, h.sweepCursor)
+	h.sweepCursor = next
+	if len(targets) == 0 || !h.sweeping.CompareAndSwap(false, true) {
+		return
+	}
+	go func() {
+		defer h.sweeping.Store(false)
+		ctx, cancel := context.WithTimeout(context.Background(), max(h.s.opts.ResyncEvery, 5*time.Second))
+		defer cancel()
+		go func() {
+			select {
+			case <-h.done:
+				cancel()
+			case <-ctx.Done():
+			}
+		}()
+		for _, tg := range targets {
+			room, err := h.s.loadRoom(ctx, tg.room)
+			if err != nil {
+				continue
+			}
+			evs := roomResults(room)
+			if tg.thru >= 0 {
+				if tg.thru >= len(evs) {
+					continue
+				}
+				evs = evs[tg.thru:]
+			}
+			if len(evs) > 0 {
+				h.log.Info("tournament sweep: posting results again", "room", tg.room, "results", len(evs))
+				h.s.postResults(ctx, h, tg.room, evs)
+			}
+		}
+	}()
 }
 
 // reconcile posts any result of the entrant's room that the tournament

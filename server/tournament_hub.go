@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/coder/websocket"
@@ -69,6 +70,9 @@ type thub struct {
 	through  time.Time // the latest result applied
 	deadline *time.Timer
 	listed   string // what the listing was last made from
+
+	sweeping    atomic.Bool // a sweep for lost results is running
+	sweepCursor int
 }
 
 // twatcher is a WebSocket watching a tournament.
@@ -267,6 +271,7 @@ func (h *thub) loop() {
 			h.push()
 		case <-poll.C:
 			h.checkVersion()
+			h.sweep()
 		}
 	}
 }

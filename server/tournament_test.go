@@ -871,3 +871,92 @@ func TestTournamentRoomKept(t *testing.T) {
 		t.Fatalf("records: %d holes, seeds %v", len(recs.Holes), recs.Seeds)
 	}
 }
+
+// failingStore fails every append to one key while failing is set: a
+// result lost between a room's append and its post to the tournament.
+type failingStore struct {
+	*memstore.Store
+	mu      sync.Mutex
+	key     string
+	failing bool
+}
+
+func (f *failingStore) fail(key string, on bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.key, f.failing = key, on
+}
+
+func (f *failingStore) Append(ctx context.Context, key string, expect int64, snap []byte, events ...[]byte) (int64, error) {
+	f.mu.Lock()
+	fail := f.failing && key == f.key
+	f.mu.Unlock()
+	if fail {
+		return 0, fmt.Errorf("%w: test outage", store.ErrUnavailable)
+	}
+	return f.Store.Append(ctx, key, expect, snap, events...)
+}
+
+// TestTournamentSweep: a result whose post to the tournament is lost is
+// posted again by the tournament hub's sweep, once, without the entrant
+// opening the tournament again.
+func TestTournamentSweep(t *testing.T) {
+	t.Parallel()
+	ctx := testCtx(t)
+	st := &failingStore{Store: memstore.New(memstore.Options{})}
+	t.Cleanup(func() { st.Close() })
+	ts, api := newTestServer(t, st)
+	host, err := api.CreateTournament(ctx, map[string]any{"name": "Sweep", "holes": 9}, "Ana")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := api.JoinTournament(ctx, host.ID, protocol.JoinTournamentRequest{Name: "Bo"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := api.HostTournament(ctx, host.ID, "start", host.HostToken); err != nil {
+		t.Fatal(err)
+	}
+	// Someone watches, so the tournament's hub stays loaded.
+	w, err := client.DialTournament(ctx, ts.URL, host.ID, "", 1, 10, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	room, _ := playEntrantHole(t, ctx, ts.URL, api, host.ID, host.Token, 1)
+	if got := loadTournament(t, st, host.ID).Thru(0); got != 1 {
+		t.Fatalf("thru %d after hole 1", got)
+	}
+	// Hole 2's post is lost: the tournament refuses every append.
+	st.fail(host.ID, true)
+	c := dial(t, ctx, ts.URL, room, host.Token)
+	go func() {
+		for range c.Updates() {
+		}
+	}()
+	playHole(t, ctx, c, 2)
+	c.CloseNow()
+	time.Sleep(500 * time.Millisecond)
+	if got := loadTournament(t, st, host.ID).Thru(0); got != 1 {
+		t.Fatalf("thru %d while the tournament is failing", got)
+	}
+	// The store is back: the sweep posts hole 2, without Ana asking.
+	st.fail(host.ID, false)
+	deadline := time.Now().Add(5 * time.Second)
+	for loadTournament(t, st, host.ID).Thru(0) != 2 {
+		if time.Now().After(deadline) {
+			t.Fatal("the lost result was not posted again")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	// Once: later sweeps change nothing.
+	v := loadTournament(t, st, host.ID).Version
+	time.Sleep(time.Second)
+	tr := loadTournament(t, st, host.ID)
+	if tr.Version != v || tr.Thru(0) != 2 {
+		t.Fatalf("version %d -> %d, thru %d: posted more than once", v, tr.Version, tr.Thru(0))
+	}
+	waitPush(t, ctx, w, "Ana thru 2", func(m protocol.TournamentMessage) bool {
+		a := rowOf(m.Board, "Ana")
+		return a != nil && a.Thru == 2
+	})
+}

@@ -146,6 +146,7 @@ func New(opts Options) (*Server, error) {
 		analyzer: match.NewAnalyzer(opts.SolveNodes, opts.RateNodes), solverSlots: make(chan struct{}, max(1, runtime.GOMAXPROCS(0)/2))}
 	crand.Read(s.secret[:])
 	s.routes()
+	s.startTournamentClock()
 	return s, nil
 }
 
@@ -183,6 +184,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.mux.Serve
 // shut down.
 func (s *Server) Close() {
 	s.stopBots()
+	s.stopTournamentClock()
 	s.mu.Lock()
 	hubs := make([]*hub, 0, len(s.hubs))
 	for _, h := range s.hubs {

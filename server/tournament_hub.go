@@ -19,8 +19,9 @@ import (
 
 // tournamentHubs are the live tournaments of this instance.
 type tournamentHubs struct {
-	mu   sync.Mutex
-	hubs map[string]*thub
+	mu    sync.Mutex
+	hubs  map[string]*thub
+	clock *tournamentClock // tournament_clock.go
 }
 
 // pushEvery is the least time between two pushes to a tournament watcher:

@@ -960,3 +960,41 @@ func TestTournamentSweep(t *testing.T) {
 		return a != nil && a.Thru == 2
 	})
 }
+
+// TestTournamentClockUnwatched: a tournament nobody watches or opens still
+// starts and closes on time: the server loads the hubs of tournaments
+// whose start or closing time is near.
+func TestTournamentClockUnwatched(t *testing.T) {
+	t.Parallel()
+	ctx := testCtx(t)
+	st := memstore.New(memstore.Options{})
+	t.Cleanup(func() { st.Close() })
+	_, api := newTestServer(t, st)
+	starts := time.Now().Add(800 * time.Millisecond).UTC()
+	closes := starts.Add(1200 * time.Millisecond)
+	host, err := api.CreateTournament(ctx, map[string]any{"name": "Unwatched", "starts": starts, "closes": closes}, "Ana")
+	if err != nil {
+		t.Fatal(err)
+	}
+	wait := func(status tourney.Status, by time.Time) *tourney.Tournament {
+		for {
+			tr := loadTournament(t, st, host.ID)
+			if tr.Status == status {
+				return tr
+			}
+			if time.Now().After(by) {
+				t.Fatalf("status %s at %v, want %s", tr.Status, time.Now(), status)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+	// Within a scan (200 ms in tests) and the timer's slack of the times.
+	tr := wait(tourney.Live, starts.Add(500*time.Millisecond))
+	if tr.Started.Before(starts) {
+		t.Fatalf("started at %v, before %v", tr.Started, starts)
+	}
+	tr = wait(tourney.Closed, closes.Add(500*time.Millisecond))
+	if tr.Closed.Before(closes) || tr.Reason != "closing time" {
+		t.Fatalf("closed at %v (%s), want after %v by the clock", tr.Closed, tr.Reason, closes)
+	}
+}

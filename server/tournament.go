@@ -446,7 +446,13 @@ func (s *Server) tournamentRoomChanged(room *match.Room, notices []match.Notice)
 		return
 	}
 	var evs []tourney.Event
+	status := ""
 	for _, n := range notices {
+		if n.Kind == "holeEnded" && room.Settings.Format == match.Matchplay {
+			if st := room.Standings(); st.Match != nil {
+				status = st.Match.Text
+			}
+		}
 		if n.Kind == "roundEnded" {
 			// The hub has just given the finished room the short time to
 			// live of finished rooms; a tournament's records need it until
@@ -468,7 +474,7 @@ func (s *Server) tournamentRoomChanged(room *match.Room, notices []match.Notice)
 			evs = append(evs, tourney.Event{Kind: tourney.KindDecided, Entrant: st.Match.Winner, Result: st.Match.Result})
 		}
 	}
-	if len(evs) == 0 {
+	if len(evs) == 0 && status == "" {
 		return
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
@@ -479,6 +485,9 @@ func (s *Server) tournamentRoomChanged(room *match.Room, notices []match.Notice)
 		return
 	}
 	defer s.releaseTournament(h)
+	if status != "" {
+		h.do(ctx, &tcmd{status: map[string]string{room.Code: status}})
+	}
 	s.postResults(ctx, h, room.Code, evs)
 }
 
@@ -585,7 +594,8 @@ func sweepTargets(t *tourney.Tournament, cursor int) ([]sweepTarget, int) {
 // post to the tournament (an instance stopping, a store error): each room
 // of the tournament whose results may be missing is read, off the hub's
 // loop, and what the tournament lacks is posted again; the tournament
-// counts each result once.
+// counts each result once. It also refreshes the live status of the
+// knockout matches (played on any instance) that the bracket shows.
 func (h *thub) sweep() {
 	targets, next := sweepTargets(h.t, h.sweepCursor)
 	h.sweepCursor = next
@@ -603,10 +613,20 @@ func (h *thub) sweep() {
 			case <-ctx.Done():
 			}
 		}()
+		status := map[string]string{}
+		defer func() {
+			if len(status) > 0 {
+				h.do(ctx, &tcmd{status: status})
+			}
+		}()
 		for _, tg := range targets {
 			room, err := h.s.loadRoom(ctx, tg.room)
 			if err != nil {
 				continue
+			}
+			if st := room.Standings(); room.Settings.Format == match.Matchplay && st.Match != nil {
+				// Matches played on other instances: their standing.
+				status[tg.room] = st.Match.Text
 			}
 			evs := roomResults(room)
 			if tg.thru >= 0 {

@@ -38,7 +38,9 @@ type tcmd struct {
 	build          func(t *tourney.Tournament) (tourney.Event, error)
 	read           func(t *tourney.Tournament) any
 	attach, detach *twatcher
-	reply          chan tresult
+	// status sets the live text of knockout matches, by room.
+	status map[string]string
+	reply  chan tresult
 }
 
 type tresult struct {
@@ -74,6 +76,10 @@ type thub struct {
 
 	sweeping    atomic.Bool // a sweep for lost results is running
 	sweepCursor int
+	// matchStatus is the live text of each knockout match being played
+	// ("Ana 2 UP thru 5"), by room: from the rooms' holes on this instance
+	// and from the sweep.
+	matchStatus map[string]string
 }
 
 // twatcher is a WebSocket watching a tournament.
@@ -243,6 +249,7 @@ func (h *thub) loop() {
 	}()
 	h.schedule()
 	h.afterChange(nil)
+	h.sweep()
 	poll := time.NewTicker(h.s.opts.ResyncEvery)
 	defer poll.Stop()
 	for {
@@ -288,6 +295,22 @@ func (h *thub) handle(c *tcmd) {
 		c.reply <- tresult{}
 	case c.read != nil:
 		c.reply <- tresult{v: h.t.Version, data: c.read(h.t)}
+	case c.status != nil:
+		if h.matchStatus == nil {
+			h.matchStatus = map[string]string{}
+		}
+		changed := false
+		for room, text := range c.status {
+			if h.matchStatus[room] != text {
+				h.matchStatus[room], changed = text, true
+			}
+		}
+		if changed {
+			// Pushed like any change: coalesced, at most twice a second.
+			h.dirty = true
+			h.schedulePush()
+		}
+		c.reply <- tresult{v: h.t.Version}
 	default:
 		// Batch: take whatever else is queued, up to maxBatch commands
 		// that change the tournament, into one append.
@@ -562,6 +585,15 @@ func (h *thub) pushTo(w *twatcher) { w.enqueue(h.message(w)) }
 
 func (h *thub) message(w *twatcher) []byte {
 	view := h.t.View(w.entrant, w.host)
+	if view.Bracket != nil {
+		for _, round := range view.Bracket.Rounds {
+			for i := range round {
+				if mv := &round[i]; !mv.Decided && mv.Room != "" {
+					mv.Status = h.matchStatus[mv.Room]
+				}
+			}
+		}
+	}
 	m := protocol.TournamentMessage{Type: protocol.TypeTournament, V: h.t.Version, View: &view, Through: h.through}
 	if h.t.HasLeaderboard() {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)

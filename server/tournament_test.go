@@ -998,3 +998,66 @@ func TestTournamentClockUnwatched(t *testing.T) {
 		t.Fatalf("closed at %v (%s), want after %v by the clock", tr.Closed, tr.Reason, closes)
 	}
 }
+
+// TestTournamentBracketLive: the bracket pushed to watchers shows a
+// knockout match's standing after every hole, not only when the match
+// starts or is decided.
+func TestTournamentBracketLive(t *testing.T) {
+	t.Parallel()
+	ctx := testCtx(t)
+	ts, api := newTestServer(t, memstore.New(memstore.Options{}))
+	host, err := api.CreateTournament(ctx, map[string]any{"name": "Live KO", "holes": 9, "format": "knockout"}, "Ana")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bo, err := api.JoinTournament(ctx, host.ID, protocol.JoinTournamentRequest{Name: "Bo"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := client.DialTournament(ctx, ts.URL, host.ID, "", 1, 10, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	if err := api.HostTournament(ctx, host.ID, "start", host.HostToken); err != nil {
+		t.Fatal(err)
+	}
+	var conns []*client.Conn
+	for _, tok := range []string{host.Token, bo.Token} {
+		var g protocol.PlayGrant
+		for {
+			if g, err = api.PlayTournament(ctx, host.ID, tok); err == nil {
+				break
+			}
+			if ctx.Err() != nil {
+				t.Fatal(err)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		c := dial(t, ctx, ts.URL, g.Room, tok)
+		go func() {
+			for range c.Updates() {
+			}
+		}()
+		conns = append(conns, c)
+	}
+	status := func(m protocol.TournamentMessage) string {
+		if m.View == nil || m.View.Bracket == nil {
+			return ""
+		}
+		return m.View.Bracket.Rounds[0][0].Status
+	}
+	for h := 1; h <= 2; h++ {
+		var wg sync.WaitGroup
+		for i, c := range conns {
+			wg.Go(func() { playHoleLast(t, ctx, c, h, i == 1) })
+		}
+		wg.Wait()
+		m := waitPush(t, ctx, w, fmt.Sprint("the match's status thru ", h), func(m protocol.TournamentMessage) bool {
+			return strings.HasSuffix(status(m), fmt.Sprint("thru ", h))
+		})
+		if m.View.Bracket.Rounds[0][0].Decided {
+			t.Fatalf("decided after %d holes: %+v", h, m.View.Bracket.Rounds[0][0])
+		}
+	}
+}

@@ -14,16 +14,18 @@ const SpectatorSeat = -1
 // the hole in play with the stock cards that a player still playing has not
 // yet turned hidden. Nobody gets the round seed before the round is over.
 type View struct {
-	V          int64      `json:"v"`
-	Code       string     `json:"code"`
-	Settings   Settings   `json:"settings"`
-	Status     Status     `json:"status"`
-	Round      int        `json:"round"`
-	Hole       int        `json:"hole"` // hole in play (or last played); 0 before play
-	HoleClock  *Clock     `json:"clock,omitempty"`
-	Commitment string     `json:"commitment,omitempty"`
-	Seed       string     `json:"seed,omitempty"` // revealed when the round is over
-	You        int        `json:"you"`            // your seat, -1 for a spectator
+	V          int64    `json:"v"`
+	Code       string   `json:"code"`
+	Settings   Settings `json:"settings"`
+	Status     Status   `json:"status"`
+	Round      int      `json:"round"`
+	Hole       int      `json:"hole"` // hole in play (or last played); 0 before play
+	HoleClock  *Clock   `json:"clock,omitempty"`
+	Commitment string   `json:"commitment,omitempty"`
+	Seed       string   `json:"seed,omitempty"` // revealed when the round is over
+	// Tournament is the id of the tournament the room belongs to, if any.
+	Tournament string     `json:"tournament,omitempty"`
+	You        int        `json:"you"` // your seat, -1 for a spectator
 	Seats      []SeatView `json:"seats"`
 	Board      *Board     `json:"board,omitempty"`  // your board of the hole in play
 	Boards     []*Board   `json:"boards,omitempty"` // spectators: every board
@@ -103,6 +105,7 @@ func (r *Room) View(seat int) View {
 	v := View{
 		V: r.Version, Code: r.Code, Settings: r.Settings, Status: r.Status, Round: r.Round,
 		You: seat, Standings: r.Standings(), Progress: []Progress{}, Revealed: []int{},
+		Tournament: r.Tournament,
 	}
 	if r.Status != Waiting {
 		v.Commitment = r.Seed.Commitment()

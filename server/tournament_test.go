@@ -1039,6 +1039,10 @@ func TestTournamentBracketLive(t *testing.T) {
 			for range c.Updates() {
 			}
 		}()
+		// The room knows its tournament (the room page links back to it).
+		if v, err := c.WaitView(ctx, func(v *match.View) bool { return v.Code != "" }); err != nil || v.Tournament != host.ID {
+			t.Fatalf("the match room's view: tournament %q, want %s (%v)", v.Tournament, host.ID, err)
+		}
 		conns = append(conns, c)
 	}
 	status := func(m protocol.TournamentMessage) string {

@@ -360,6 +360,9 @@ function render() {
   $('#room-status').textContent = t('status.' + vw.status);
   $('#room-hole').textContent = vw.hole ? '· ' + t('room.hole', { h: num(vw.hole), n: num(s.holes) }) : '';
   renderDeal(vw);
+  // A tournament room links back to its tournament.
+  $('#back-tournament-line').hidden = !vw.tournament;
+  if (vw.tournament) $('#back-tournament').href = '/t/' + encodeURIComponent(vw.tournament);
   renderWaiting(vw);
   renderPlay(vw);
   renderBoards(vw);
@@ -575,7 +578,8 @@ function renderEnd(vw) {
     ? t('end.best', { best: num(bestTotal), score: num(mine), diff: signed(mine - bestTotal) }) : '';
   $('#chart').replaceChildren(chart(vw.standings));
   $('#seed').textContent = vw.seed || '';
-  $('#rematch').hidden = you < 0;
+  // Tournament rooms have no rematch: the tournament says what is next.
+  $('#rematch').hidden = you < 0 || !!vw.tournament;
   const dl = $('#download');
   dl.href = '/api/rooms/' + encodeURIComponent(code) + '/records';
   dl.download = `golf-${code}-round-${vw.round}.json`;

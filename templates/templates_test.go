@@ -263,7 +263,7 @@ func TestPages(t *testing.T) {
 		ids  []string
 	}{
 		{"home", Home(page), []string{"create-form", "join-form", "public-rooms", "quickmatch", "quickpractice", "set-game", "set-holes"}},
-		{"room", Room(page, "ABC-DEF-GHJ", false), []string{"waiting", "big-code", "invite-link", "copy-link", "ready", "start", "play", "scores", "end", "verify", "download", "replay", "rematch", "bot-form", "bot-level", "hint", "hint-text", "room-difficulty", "replay-best", "best-summary"}},
+		{"room", Room(page, "ABC-DEF-GHJ", false), []string{"waiting", "big-code", "invite-link", "copy-link", "ready", "start", "play", "scores", "end", "verify", "download", "replay", "rematch", "bot-form", "bot-level", "hint", "hint-text", "room-difficulty", "replay-best", "best-summary", "back-tournament"}},
 		{"watch", Room(page, "ABC-DEF-GHJ", true), []string{"boards", "scores"}},
 		{"howto", HowTo(page), []string{"howto", "diagram-play", "tips", "odds", "opt-kings", "game-black-hole"}},
 		{"practice", Practice(page), []string{"practice-form", "practice-submit", "set-winnable"}},

@@ -68,6 +68,7 @@ func (s *Server) tournamentRoutes(m *http.ServeMux) {
 	m.HandleFunc("GET /api/tournaments/{id}/bracket", s.getBracket)
 	m.HandleFunc("GET /api/tournaments/{id}/records", s.getTournamentRecords)
 	m.HandleFunc("GET /api/tournaments/{id}/entrants/{n}", s.getEntrant)
+	m.HandleFunc("GET /api/tournaments/{id}/entrants/{n}/holes/{hole}/replay", s.getEntrantReplay)
 	m.HandleFunc("GET /ws/tournament", s.serveTournamentWS)
 }
 
@@ -1077,5 +1078,90 @@ func (s *Server) getEntrant(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 		writeJSON(w, http.StatusOK, out)
+	})
+}
+
+// getEntrantReplay is GET /api/tournaments/{id}/entrants/{n}/holes/{hole}/replay?round=r:
+// entrant n's game of a hole, board by board, as the room page's replay
+// viewer shows it: only once the hole is safe (refused with not_finished
+// before), and only a game whose result counts. round is the knockout
+// round (0 the qualifying round); stroke play needs none.
+func (s *Server) getEntrantReplay(w http.ResponseWriter, r *http.Request) {
+	n, err1 := strconv.Atoi(r.PathValue("n"))
+	hole, err2 := strconv.Atoi(r.PathValue("hole"))
+	round, err3 := -1, error(nil)
+	if q := r.URL.Query().Get("round"); q != "" {
+		round, err3 = strconv.Atoi(q)
+	}
+	if err1 != nil || err2 != nil || err3 != nil {
+		s.fail(w, fmt.Errorf("%w: want /api/tournaments/{id}/entrants/{n}/holes/{hole}/replay?round=r", tourney.ErrInvalid))
+		return
+	}
+	s.withTournament(w, r, func(h *thub) {
+		type target struct {
+			room   string
+			seat   int
+			safe   bool
+			counts bool
+		}
+		res := h.do(r.Context(), &tcmd{read: func(t *tourney.Tournament) any {
+			if n < 0 || n >= len(t.Entrants) {
+				return tourney.ErrNoEntrant
+			}
+			rd := round
+			if rd < 0 {
+				rd = 1
+				if t.Settings.Format == tourney.Knockout {
+					rd = 0
+				}
+			}
+			tg := target{seat: -1}
+			if rd == 0 && t.Settings.Qualifying || rd == 1 && t.Settings.Format == tourney.Stroke {
+				e := t.Entrants[n]
+				tg.room, tg.seat, tg.counts = e.Room, 0, hole <= t.Thru(n)
+			} else if t.Bracket != nil && rd >= 1 && rd <= len(t.Bracket.Rounds) {
+				for _, m := range t.Bracket.Rounds[rd-1] {
+					if m.Room != "" && (m.A == n || m.B == n) {
+						tg.room, tg.counts = m.Room, m.Decided
+						tg.seat = map[bool]int{true: 0, false: 1}[m.A == n]
+					}
+				}
+			}
+			tg.safe = t.Safe(rd, hole)
+			return tg
+		}})
+		if res.err != nil {
+			s.fail(w, res.err)
+			return
+		}
+		if err, ok := res.data.(error); ok {
+			s.fail(w, err)
+			return
+		}
+		tg := res.data.(target)
+		if !tg.safe {
+			writeError(w, http.StatusConflict, protocol.ErrCodeNotFinished, "that hole is not safe yet: its boards are shown once everyone still to play it has finished it")
+			return
+		}
+		if tg.room == "" || tg.seat < 0 || !tg.counts {
+			writeError(w, http.StatusNotFound, protocol.ErrCodeNotFinished, "no counted game of that entrant on that hole")
+			return
+		}
+		room, err := s.loadRoom(r.Context(), tg.room)
+		if err != nil {
+			s.fail(w, err)
+			return
+		}
+		for _, hl := range room.Holes {
+			if hl.Number != hole || tg.seat >= len(hl.Games) || !hl.Games[tg.seat].Done {
+				continue
+			}
+			g := hl.Games[tg.seat]
+			rp := match.ReplayLine(hl.Deal(room.Settings.Variant), g.Moves)
+			rp.Hole, rp.Seat, rp.Name, rp.Score, rp.End = hole, tg.seat, room.Seats[tg.seat].Name, g.Score, g.End
+			writeJSON(w, http.StatusOK, rp)
+			return
+		}
+		writeError(w, http.StatusNotFound, protocol.ErrCodeNotFinished, "no finished game of that entrant on that hole")
 	})
 }

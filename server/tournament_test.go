@@ -1065,3 +1065,49 @@ func TestTournamentBracketLive(t *testing.T) {
 		}
 	}
 }
+
+// TestTournamentEntrantReplay: watching a player, a safe hole's game is
+// served board by board; a hole that is not safe is refused.
+func TestTournamentEntrantReplay(t *testing.T) {
+	t.Parallel()
+	ctx := testCtx(t)
+	st := memstore.New(memstore.Options{})
+	t.Cleanup(func() { st.Close() })
+	ts, api := newTestServer(t, st)
+	host, err := api.CreateTournament(ctx, map[string]any{"name": "Replays", "holes": 9}, "Ana")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bo, err := api.JoinTournament(ctx, host.ID, protocol.JoinTournamentRequest{Name: "Bo"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := api.HostTournament(ctx, host.ID, "start", host.HostToken); err != nil {
+		t.Fatal(err)
+	}
+	replay := func(n, h int) (match.Replay, error) {
+		var rp match.Replay
+		_, err := api.Call(ctx, http.MethodGet, fmt.Sprint("/api/tournaments/", host.ID, "/entrants/", n, "/holes/", h, "/replay"), nil, &rp)
+		return rp, err
+	}
+	playEntrantHole(t, ctx, ts.URL, api, host.ID, host.Token, 1)
+	playEntrantHole(t, ctx, ts.URL, api, host.ID, host.Token, 2)
+	// Bo has not played hole 1: Ana's game of it is not shown.
+	_, err = replay(0, 1)
+	wantCode(t, err, protocol.ErrCodeNotFinished)
+	playEntrantHole(t, ctx, ts.URL, api, host.ID, bo.Token, 1)
+	rp, err := replay(0, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := loadTournament(t, st, host.ID)
+	if rp.Hole != 1 || rp.Name != "Ana" || len(rp.Boards) != len(rp.Moves)+1 || len(rp.Moves) == 0 || rp.Score != *tr.Entrants[0].Scores[0] {
+		t.Fatalf("replay %+v", rp)
+	}
+	// Hole 2: Ana has played it, Bo not: refused.
+	_, err = replay(0, 2)
+	wantCode(t, err, protocol.ErrCodeNotFinished)
+	// Bo's hole 2 does not exist yet either.
+	_, err = replay(1, 2)
+	wantCode(t, err, protocol.ErrCodeNotFinished)
+}

@@ -100,6 +100,16 @@ func TestTournamentInTheBrowser(t *testing.T) {
 		`[...document.querySelectorAll('[data-testid=lb-row]')].some(r => r.children[1].textContent === 'Ana' && r.children[3].textContent === '1')`)
 	shot(t, watcher, "04-leaderboard")
 
+	// Hole 1 is safe (its only entrant has finished it): watching Ana, the
+	// watcher can step through her hole 1 board by board.
+	do(t, watcher, "the watcher watches Ana", chromedp.Click(chromedp.CSS(`[data-testid=lb-row] button`)))
+	waitJS(t, watcher, "hole 1 can be replayed", `!!document.querySelector('[data-testid=t-watch-replay] button[data-hole="1"]')`)
+	do(t, watcher, "the watcher replays hole 1", chromedp.Click(chromedp.CSS(`[data-testid=t-watch-replay] button[data-hole="1"]`)))
+	waitJS(t, watcher, "the deal is drawn", `document.querySelectorAll('#t-replay-view .card').length > 0`)
+	eval[bool](t, watcher, `(() => { [...document.querySelectorAll('#t-replay-view button')].find(b => b.textContent === 'Last').click(); return true })()`)
+	waitJS(t, watcher, "the last board is shown", `(() => { const m = document.getElementById('t-replay-step').textContent.match(/(\d+)\D+(\d+)/); return !!m && m[1] === m[2] && m[1] !== '0'; })()`)
+	shot(t, watcher, "04b-replay")
+
 	do(t, ana, "Ana goes back to the tournament", chromedp.Navigate(ts.URL+"/t/"+grant.ID), chromedp.WaitVisible(chromedp.CSS(`[data-testid=t-you]`)))
 	waitJS(t, ana, "her next hole is 2", `document.querySelector('[data-testid=t-play]').textContent.includes('2') && document.querySelector('[data-testid=t-you-row]').textContent.includes('1')`)
 

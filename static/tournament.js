@@ -6,6 +6,7 @@
 import { t, num } from './i18n.js';
 import { api, APIError, errorText, saveSeat, loadName, saveName } from './api.js';
 import { $, say } from './dom.js';
+import { renderBoard as drawBoard } from './board.js';
 
 const store = {
   key: (id) => 'golf.tour.' + id,
@@ -251,6 +252,9 @@ function tournamentPage(root) {
 
   async function watch(n, name) {
     watching = n;
+    replay = null;
+    shownSafe = '';
+    $('#t-replay-view')?.replaceChildren();
     $('#t-watch').hidden = false;
     $('#t-watch-name').textContent = name;
     if (watchTimer) clearInterval(watchTimer);
@@ -261,11 +265,77 @@ function tournamentPage(root) {
         $('#t-watch-text').textContent = w.progress
           ? t('tour.watchProgress', { hole: w.hole, cards: w.progress.cardsLeft, stock: w.progress.stockLeft, moves: w.progress.moves })
           : t('tour.watchIdle', { place: r.placeText || '–', toPar: r.toParText, thru: r.thru });
+        renderWatchHoles(n, name);
       } catch { /* keep the last */ }
     };
     poll();
     watchTimer = setInterval(poll, 2000);
     say(t('tour.watching') + ' ' + name);
+    renderWatchHoles(n, name);
+  }
+
+  // The watched entrant's safe holes (everyone still to play them has
+  // finished, or the tournament has closed) can be replayed board by board;
+  // the server refuses any other.
+  let replay = null;
+  let shownSafe = '';
+  function renderWatchHoles(n, name) {
+    let box = $('#t-watch-replay');
+    if (!box) {
+      box = el('div', { id: 't-watch-replay', 'data-testid': 't-watch-replay' });
+      $('#t-watch').append(box);
+    }
+    const safe = view && view.settings.format !== 'knockout' ? (view.safe || []) : [];
+    const key = JSON.stringify([n, safe]);
+    if (key === shownSafe) return;
+    shownSafe = key;
+    const buttons = safe.map((hole) => {
+      const b = el('button', { type: 'button', className: 'small', text: `${t('end.replay')} ${num(hole)}` });
+      b.dataset.hole = String(hole);
+      b.addEventListener('click', () => loadWatchReplay(n, name, hole));
+      return b;
+    });
+    const holes = el('p', { className: 'replay-holes' }, ...buttons);
+    if (!$('#t-replay-view')) box.append(holes, el('div', { id: 't-replay-view' }), el('p', { id: 't-replay-step' }));
+    else box.firstChild.replaceWith(holes);
+  }
+
+  async function loadWatchReplay(n, name, hole) {
+    try {
+      const data = await call(`/api/tournaments/${id}/entrants/${n}/holes/${hole}/replay`);
+      replay = { ...data, boards: data.boards || [], i: 0, name, hole };
+      drawWatchReplay();
+    } catch (e) { fail(e); }
+  }
+
+  function drawWatchReplay() {
+    if (!replay) return;
+    const last = replay.boards.length - 1;
+    const b = replay.boards[replay.i];
+    const step = t('end.step', { i: num(replay.i), n: num(last) });
+    const nav = (label, to) => {
+      const btn = el('button', { type: 'button', className: 'small', text: label });
+      btn.disabled = to < 0 || to > last || to === replay.i;
+      btn.addEventListener('click', () => { replay.i = to; drawWatchReplay(); say(t('end.step', { i: num(to), n: num(last) })); });
+      return btn;
+    };
+    const pane = $('#t-replay-view');
+    pane.tabIndex = 0;
+    pane.setAttribute('aria-label', t('replay.keys'));
+    pane.onkeydown = (e) => {
+      const go = { ArrowLeft: replay.i - 1, ArrowRight: replay.i + 1, Home: 0, End: last }[e.key];
+      if (go === undefined || go < 0 || go > last) return;
+      replay.i = go;
+      drawWatchReplay();
+      e.preventDefault();
+    };
+    const game = view?.settings?.game;
+    pane.replaceChildren(
+      el('p', { text: t('replay.who', { who: replay.name, h: num(replay.hole), score: num(replay.score ?? 0) }) }),
+      b ? drawBoard(b, { label: t('end.replay') + ': ' + step, foundation: game === 'black-hole' || game === 'all-in-a-row' }) : '',
+      el('p', {}, nav(t('replay.first'), 0), nav(t('end.prev'), replay.i - 1), nav(t('end.next'), replay.i + 1), nav(t('replay.last'), last)),
+    );
+    $('#t-replay-step').textContent = step;
   }
 
   $('#t-join-form').addEventListener('submit', async (ev) => {

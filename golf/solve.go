@@ -66,6 +66,9 @@ type Solver struct {
 	fitPos  [15]uint64 // fitPos[t]: positions whose card may go on top rank index t
 	ordered bool       // every cover of p is a higher position than p
 	cols    bool       // columns: each position covered by the next of its pile
+	// rowGE[i]: with cols, the positions at least 1<<i rows up their
+	// column, as many as needed to reach from the top row to the bottom
+	rowGE []uint64
 	// coveredBy[p]: the positions p covers
 	coveredBy [MaxPositions]uint64
 	// fitLo[m] | fitHi[m']: positions whose card may go on a rank of
@@ -181,6 +184,19 @@ func (s *Solver) setup(pos position) {
 		if above := pm &^ (uint64(2)<<p - 1); above != 0 && s.covers[p] != above&-above || above == 0 && s.covers[p] != 0 {
 			s.cols = false
 		}
+		if pm != (uint64(1)<<l.Rows-1)<<(p/l.Rows*l.Rows) {
+			s.cols = false // not rows-deep piles of consecutive positions
+		}
+	}
+	s.rowGE = s.rowGE[:0]
+	for k := 1; s.cols && k < l.Rows; k *= 2 {
+		var m uint64
+		for p := 0; p < s.n; p++ {
+			if p%l.Rows >= k {
+				m |= 1 << p
+			}
+		}
+		s.rowGE = append(s.rowGE, m)
 	}
 	k := pos.v.Options.Kings
 	for r := 0; r <= 13; r++ {
@@ -502,14 +518,15 @@ func (s *Solver) possible(present uint64, top uint8, redeals int, stockRanks uin
 		// from its free card down to the first that fits no rank yet.
 		for {
 			fit := s.fitLo[avail&127] | s.fitHi[avail>>7&127]
-			var possible uint64
-			for _, pm := range s.piles {
-				x := present & pm
-				possible |= x &^ (uint64(1)<<bits.Len64(x&^fit) - 1)
+			// Smear every card that fits no rank down its column.
+			d := present &^ fit
+			for i, m := range s.rowGE {
+				d |= (d & m) >> (1 << i)
 			}
+			possible := present &^ d
 			na := ^avail
 			q := possible & (s.posLo[na&127] | s.posHi[na>>7&127])
-			if q == 0 {
+			if q == 0 || possible == present {
 				return possible
 			}
 			for q != 0 {

@@ -49,12 +49,18 @@ func Solve(d *Deal, opt *SolveOptions) Solution {
 //
 // The search is a depth-first branch and bound over a compact state
 // (tableau present-set, stock position, waste top rank, redeal state),
-// with a transposition table of lower bounds and exact values, and two
+// with a transposition table of lower bounds and exact values, and
 // admissible bounds: a clear can score no better than minus the stock
-// still to come, and a relaxation (every remaining stock card available at
+// still to come; a relaxation (every remaining stock card available at
 // any time, as in Deal.Unclearable) counts tableau cards that can never be
-// played. It starts from a greedy line as the incumbent, so a search that
-// runs out of budget still returns a legal line.
+// played; and a matching (see deficiency) counts the others that cannot
+// all have their own predecessor. Two dominance rules prune moves: a
+// playable card that nothing left on the tableau may go on makes turning
+// instead needless, and of two free cards of one rank alone in their piles
+// only one is tried. Each pass restarts with a random tie-break in the
+// move order after a growing node limit (see solve). It starts from a
+// greedy line as the incumbent, so a search that runs out of budget still
+// returns a legal line.
 type Solver struct {
 	// the position being solved
 	n       int

@@ -118,8 +118,8 @@ type Solver struct {
 // Restarts: a pass's first try may visit restartNodes nodes, each later
 // one restartGrowth times as many as the one before.
 const (
-	restartNodes  = 500
-	restartGrowth = 1.2
+	restartNodes  = 1000
+	restartGrowth = 1.1
 )
 
 // rank indexes: 0 joker, 1-13 ranks, 14 no card (an empty waste).

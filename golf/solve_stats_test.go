@@ -4,6 +4,7 @@ import (
 	"os"
 	"sort"
 	"strconv"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -40,7 +41,18 @@ func TestSolveStats(t *testing.T) {
 	var cn, un, cc, uc int64
 	var total time.Duration
 	cpu0 := cpuNow()
-	for n := 1; n <= deals; n++ {
+	list := []int{}
+	for _, f := range strings.Fields(os.Getenv("SOLVE_LIST")) {
+		n, _ := strconv.Atoi(f)
+		list = append(list, n)
+	}
+	if len(list) == 0 {
+		for n := 1; n <= deals; n++ {
+			list = append(list, n)
+		}
+	}
+	deals = len(list)
+	for _, n := range list {
 		d := NewDeal(v, NumberedSeed(n))
 		t0 := time.Now()
 		sol := s.Solve(&d, &SolveOptions{MaxNodes: 50_000_000, Deadline: time.Now().Add(10 * time.Second)})

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -21,10 +22,29 @@ type result struct {
 	err            string
 }
 
+// syncBuffer is a bytes.Buffer safe for the server goroutines an
+// in-process command (load --serve) may still have logging as it returns.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.String()
+}
+
 // runCmd runs the command in-process, as main would, with the given stdin.
 func runCmd(t *testing.T, stdin string, args ...string) result {
 	t.Helper()
-	var out, errOut bytes.Buffer
+	var out, errOut syncBuffer
 	err := run(context.Background(), args, env{
 		stdin: strings.NewReader(stdin), stdout: &out, stderr: &errOut,
 		getenv: func(string) string { return "" },

@@ -104,7 +104,11 @@ func (s *Server) acquire(ctx context.Context, code string) (*hub, error) {
 		return nil, err
 	}
 	s.metrics.rooms.Inc()
-	go h.loop()
+	s.hubLoops.Add(1)
+	go func() {
+		defer s.hubLoops.Done()
+		h.loop()
+	}()
 	return h, nil
 }
 

@@ -92,7 +92,9 @@ type Server struct {
 
 	mu   sync.Mutex
 	hubs map[string]*hub
-	tour tournamentHubs // tournament_hub.go
+	// hubLoops counts running room hub loops, so Close can wait for them.
+	hubLoops sync.WaitGroup
+	tour     tournamentHubs // tournament_hub.go
 
 	// analyzer runs and remembers the solver for every room and tournament;
 	// solverSlots bounds the solver work done besides rooms' own folds: half
@@ -195,6 +197,18 @@ func (s *Server) Close() {
 		for c := range snapshotConns(h) {
 			c.close(websocket.StatusGoingAway, "server shutting down")
 		}
+	}
+	// The hubs stop as their connections go; wait for them (a little), so
+	// nothing of the server still runs, or logs, once Close returns.
+	done := make(chan struct{})
+	go func() {
+		s.hubLoops.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		s.log.Warn("room hubs still running after close")
 	}
 }
 

@@ -312,6 +312,126 @@ func (s *Solver) deficiency(present uint64, top uint8, next, end int) int {
 	return def
 }
 
+// matchBound is a lower bound on the cards of poss (a subset of present)
+// left at the end when only the stock cards stock1[next:end] may be
+// turned: the better of deficiency and stuck.
+func (s *Solver) matchBound(present, poss uint64, top uint8, next, end int) int {
+	d := s.deficiency(poss, top, next, end)
+	if d == 0 {
+		return 0
+	}
+	return max(d, s.stuck(present, poss, top, next, end))
+}
+
+// stuck is a lower bound on the cards of poss left at the end: when the
+// kings (or the aces) outnumber every possible predecessor they have
+// (cards of the ranks they may go on, on the tableau in poss, to come
+// from stock1[next:end], or the top), that many of them stay, and so does
+// every card they cover. (Other ranks have predecessors of two ranks and
+// seldom run short; trying them cost more than it saved.)
+func (s *Solver) stuck(present, poss uint64, top uint8, next, end int) int {
+	best := 0
+	for _, r := range [2]int{1, 13} {
+		cards := poss & s.rankPos[r]
+		if cards == 0 {
+			continue
+		}
+		u := bits.OnesCount64(cards)
+		if top == 0 || top == noneIdx {
+			u--
+		}
+		for q := s.onto[r] & 0x3ffe; q != 0 && u > 0; q &= q - 1 {
+			a := bits.TrailingZeros16(q)
+			u -= bits.OnesCount64(poss&s.rankPos[a]) + int(s.count1[next][a]) - int(s.count1[end][a])
+			if int(top) == a {
+				u--
+			}
+		}
+		if u > 0 {
+			best = max(best, s.leastStuck(present, poss, cards, u))
+		}
+	}
+	return best
+}
+
+// beneath is m with every present card under a card of m, however deep.
+func (s *Solver) beneath(m, present uint64) uint64 {
+	for {
+		n := m
+		for q := m; q != 0; q &= q - 1 {
+			n |= s.coveredBy[bits.TrailingZeros64(q)] & present
+		}
+		if n == m {
+			return m
+		}
+		m = n
+	}
+}
+
+// leastStuck is the fewest cards of poss that stay when u of cards do,
+// with every card under them.
+func (s *Solver) leastStuck(present, poss, cards uint64, u int) int {
+	if !s.cols {
+		if bits.OnesCount64(cards) > 10 {
+			return u
+		}
+		return s.leastStuckAny(present, poss, cards, u, 0)
+	}
+	// Columns: the cheapest j cards of one column are its j deepest (the
+	// present cards of a column are the ones from its bottom up to its
+	// free card), costing the cards from the j-th deepest down; the
+	// columns share u by a small knapsack.
+	const inf = 1 << 30
+	var dp [16]int
+	if u >= len(dp) {
+		return u
+	}
+	for k := 1; k <= u; k++ {
+		dp[k] = inf
+	}
+	for _, pm := range s.piles {
+		c := cards & pm
+		if c == 0 {
+			continue
+		}
+		x := present & pm
+		if x&(pm&-pm) == 0 || (x+pm&-pm)&x != 0 {
+			return u // not a run from the bottom (a made-up position)
+		}
+		var cost [8]int
+		n := 0
+		for q := c; q != 0 && n < len(cost)-1; q &= q - 1 {
+			p := bits.TrailingZeros64(q) // the lowest position is the deepest
+			n++
+			cost[n] = bits.OnesCount64(poss & x & (uint64(2)<<p - 1))
+		}
+		for k := u; k >= 1; k-- {
+			for j := 1; j <= min(n, k); j++ {
+				if dp[k-j] < inf {
+					dp[k] = min(dp[k], dp[k-j]+cost[j])
+				}
+			}
+		}
+	}
+	if dp[u] == inf {
+		return u
+	}
+	return dp[u]
+}
+
+func (s *Solver) leastStuckAny(present, poss, cards uint64, u int, stay uint64) int {
+	if u == 0 {
+		return bits.OnesCount64(s.beneath(stay, present) & poss)
+	}
+	best := 1 << 30
+	for q := cards; bits.OnesCount64(q) >= u; {
+		p := bits.TrailingZeros64(q)
+		q &= q - 1
+		best = min(best, s.leastStuckAny(present, poss, q, u-1, stay|1<<p))
+	}
+	return best
+}
+
 // cornerDeficiency is the demand left unmatched by a maximum matching;
 // with wrap it tries every flow across the K-A corner (aces onto kings, x;
 // kings onto aces, y) and keeps the best.
@@ -681,6 +801,22 @@ func (s *Solver) search(present uint64, top uint8, next, redeals int, h uint64) 
 		s.terminal(sc)
 		return sc, true
 	}
+	if play == 0 && stockLeft > 0 {
+		// The turn is the only move: go straight on to the position after
+		// it (which has every bound this one has, with less stock).
+		r := s.cur[next]
+		s.waste[s.nWaste] = r
+		s.nWaste++
+		s.path = append(s.path, TurnMove)
+		nh := h
+		if redeals > 0 {
+			nh = hashRank(h, r)
+		}
+		v, ex := s.search(present, r, next+1, redeals, nh)
+		s.path = s.path[:len(s.path)-1]
+		s.nWaste--
+		return v, ex
+	}
 	lb := s.clearBound(present, stockLeft, redeals)
 	if lb >= s.inc {
 		return lb, false
@@ -704,7 +840,7 @@ func (s *Solver) search(present uint64, top uint8, next, redeals int, h uint64) 
 		poss := s.possible(present, top, redeals, s.suffix[next])
 		r := bits.OnesCount64(present &^ poss)
 		if s.match && r < s.inc {
-			r += s.deficiency(poss, top, next, len(s.cur))
+			r += s.matchBound(present, poss, top, next, len(s.cur))
 		}
 		if r > 0 {
 			lb = max(lb, r)
@@ -715,7 +851,7 @@ func (s *Solver) search(present uint64, top uint8, next, redeals int, h uint64) 
 		}
 	}
 	if s.inc <= 0 && s.neg && redeals == 0 {
-		if s.match && s.deficiency(present, top, next, len(s.cur)+s.inc-1) > 0 {
+		if s.match && s.matchBound(present, present, top, next, len(s.cur)+s.inc-1) > 0 {
 			return s.inc, false
 		}
 		// Only a clear with at least 1-inc stock cards left would do, so

@@ -1,8 +1,9 @@
 // Package store defines how rooms are kept: an append-only, versioned log of
 // events per room with a snapshot of the room's state at the latest
 // version, a capped history for reconnecting clients, fan-out of new events
-// to every server instance, the public room listing and the quick-match
-// queue.
+// to every server instance, the public room listing, the quick-match
+// queue, the records of the bots the servers run and leases that let one
+// instance at a time run each of them.
 //
 // The store knows nothing of Golf: snapshots and events are opaque bytes
 // produced by the match package. Implementations live in subpackages
@@ -50,6 +51,14 @@ type Snapshot struct {
 // server). Rooms that are not public are never listed.
 type Listing struct {
 	Room string
+	Data []byte
+}
+
+// Bot is the record of a bot a server runs in a room (SetBot): the room,
+// the bot's id in it and the server's opaque data.
+type Bot struct {
+	Room string
+	ID   string
 	Data []byte
 }
 
@@ -126,6 +135,37 @@ type Store interface {
 	// a listener too slow to keep up misses some.
 	Notify(ctx context.Context, topic string, data []byte) error
 	Listen(ctx context.Context, topic string) (Subscription, error)
+
+	// SetBot records (data non-nil) or forgets (data nil) the bot with the
+	// id in the room: whatever a server instance needs to run that bot
+	// again after the instance that ran it stopped. Data is opaque (the
+	// server's; it holds the bot's seat token, a credential no client may
+	// see). The record goes away with the room. Recording a bot of an
+	// unknown room returns ErrNotFound; forgetting one that is not recorded
+	// is not an error.
+	SetBot(ctx context.Context, room, id string, data []byte) error
+
+	// Bots returns the recorded bots of every room, at most limit of them,
+	// in no particular order.
+	Bots(ctx context.Context, limit int) ([]Bot, error)
+
+	// TakeLease gives owner the lease named key for ttl if nobody holds it
+	// (it was never taken, was released, or expired). It reports whether
+	// owner took it; while the lease is held, by anyone (owner included),
+	// it returns false and changes nothing. Atomic across instances: of
+	// several instances taking a free lease at once, one gets it.
+	TakeLease(ctx context.Context, key, owner string, ttl time.Duration) (bool, error)
+
+	// RenewLease makes owner's lease last ttl from now, if owner holds it
+	// still. It returns false, changing nothing, when the lease expired
+	// (even if nobody took it since) or is another owner's: the owner must
+	// then stop what the lease guarded.
+	RenewLease(ctx context.Context, key, owner string, ttl time.Duration) (bool, error)
+
+	// ReleaseLease ends owner's lease now, so another owner may take it at
+	// once. A lease owner does not hold (expired, or another's) is left
+	// alone, and that is not an error.
+	ReleaseLease(ctx context.Context, key, owner string) error
 
 	// Ping checks that the store and its fan-out are working (for /readyz).
 	Ping(ctx context.Context) error

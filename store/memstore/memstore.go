@@ -41,6 +41,7 @@ type Store struct {
 	listed    map[string]listing // by room code
 	listSeq   int64
 	queues    map[string][]string          // Pair queues by key
+	leases    map[string]lease             // by key
 	subs      map[string]map[*sub]struct{} // by topic (roomTopic or listenTopic)
 	lastSweep time.Time
 	closed    bool
@@ -56,6 +57,12 @@ type room struct {
 	log      []store.Entry // the last HistoryLen entries, oldest first
 	ttl      time.Duration
 	expires  time.Time
+	bots     map[string][]byte // SetBot records by bot id
+}
+
+type lease struct {
+	owner   string
+	expires time.Time
 }
 
 type listing struct {
@@ -82,6 +89,7 @@ func New(opts Options) *Store {
 		rooms:     make(map[string]*room),
 		listed:    make(map[string]listing),
 		queues:    make(map[string][]string),
+		leases:    make(map[string]lease),
 		subs:      make(map[string]map[*sub]struct{}),
 		lastSweep: opts.Now(),
 	}
@@ -119,6 +127,11 @@ func (s *Store) sweep(now time.Time) {
 	for code, r := range s.rooms {
 		if !now.Before(r.expires) {
 			s.remove(code)
+		}
+	}
+	for key, l := range s.leases {
+		if !now.Before(l.expires) {
+			delete(s.leases, key)
 		}
 	}
 }

@@ -4,6 +4,7 @@
 -- KEYS[1]  snapshot hash (fields v, data, ttl)
 -- KEYS[2]  log stream
 -- KEYS[3]  listing string (may be missing)
+-- KEYS[4]  bot records hash (may be missing)
 -- ARGV[1]  expected version
 -- ARGV[2]  new snapshot
 -- ARGV[3]  history cap (stream MAXLEN)
@@ -31,4 +32,5 @@ local ttl = redis.call('HGET', KEYS[1], 'ttl')
 redis.call('PEXPIRE', KEYS[1], ttl)
 redis.call('PEXPIRE', KEYS[2], ttl)
 redis.call('PEXPIRE', KEYS[3], ttl)
+redis.call('PEXPIRE', KEYS[4], ttl)
 return v

@@ -3,6 +3,7 @@
 -- KEYS[1]  snapshot hash (fields v, data, ttl)
 -- KEYS[2]  log stream
 -- KEYS[3]  listing string
+-- KEYS[4]  bot records hash
 -- ARGV[1]  snapshot
 -- ARGV[2]  first event (version 1)
 -- ARGV[3]  time to live, milliseconds
@@ -15,7 +16,7 @@ if redis.call('EXISTS', KEYS[1]) == 1 then
 end
 -- Leftovers of an earlier room with this code (Expire removes them all at
 -- once, but be safe: stream IDs must start again at 1).
-redis.call('DEL', KEYS[2], KEYS[3])
+redis.call('DEL', KEYS[2], KEYS[3], KEYS[4])
 redis.call('HSET', KEYS[1], 'v', 1, 'data', ARGV[1], 'ttl', ARGV[3])
 redis.call('XADD', KEYS[2], 'MAXLEN', ARGV[4], '1-0', 'd', ARGV[2])
 redis.call('PEXPIRE', KEYS[1], ARGV[3])

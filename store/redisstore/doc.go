@@ -10,17 +10,26 @@
 //	golf:{ABCD}:snap     hash: v (version), data (snapshot), ttl (ms, set by Expire)
 //	golf:{ABCD}:log      stream of events, entry IDs "<version>-0", capped at HistoryLen
 //	golf:{ABCD}:listing  string: the room's listing data, while it is public
+//	golf:{ABCD}:bots     hash: the records of the room's bots (SetBot), by bot id
 //	golf:listings        sorted set of listed room codes, scored by first listing time
+//	golf:botrooms        set of the codes of rooms with bot records
+//	golf:lease:<key>     string: the owner of the lease named key, expiring with it
 //	golf:pair:{key}      list: the quick-match queue named key
 //
 // All keys of a room get the same time to live, refreshed by every Append.
-// The listing index golf:listings lives in another slot, so it cannot be
-// updated in the room's scripts: Listings skips (and removes) codes whose
-// listing key has expired.
+// The listing index golf:listings and the set golf:botrooms live in other
+// slots, so they cannot be updated in the room's scripts: Listings skips
+// (and removes) codes whose listing key has expired, Bots codes whose bot
+// hash is gone.
+//
+// A lease is taken with SET NX PX; renewing and releasing compare the
+// owner first, each in a small script, so an owner whose lease expired
+// can neither extend nor end the lease of whoever took it next.
 //
 // # Scripts
 //
-// Create, Append, Expire, showing a listing and Pair are Lua scripts, one
+// Create, Append, Expire, showing a listing, Pair, recording a bot and
+// renewing and releasing a lease are Lua scripts, one
 // per .lua file, each with a header documenting its KEYS and ARGV. Append
 // checks the version, replaces the snapshot, adds each event to the stream,
 // publishes it and refreshes the time to live in one atomic step.

@@ -167,13 +167,20 @@ func TestKeys(t *testing.T) {
 		if _, _, err := s.Pair(ctx, "std", "T1"); err != nil {
 			t.Fatal(err)
 		}
+		if err := s.SetBot(ctx, room, "b1", []byte("rec")); err != nil {
+			t.Fatal(err)
+		}
+		if ok, err := s.TakeLease(ctx, "bot:ABCD:b1", "me", time.Minute); !ok || err != nil {
+			t.Fatal(ok, err)
+		}
 		keys, err := client.Keys(ctx, prefix+"*").Result()
 		if err != nil {
 			t.Fatal(err)
 		}
 		want := map[string]bool{
 			prefix + "{ABCD}:snap": true, prefix + "{ABCD}:log": true, prefix + "{ABCD}:listing": true,
-			prefix + "listings": true, prefix + "pair:{std}": true,
+			prefix + "{ABCD}:bots": true, prefix + "listings": true, prefix + "pair:{std}": true,
+			prefix + "botrooms": true, prefix + "lease:bot:ABCD:b1": true,
 		}
 		if len(keys) != len(want) {
 			t.Errorf("keys = %q, want %d keys", keys, len(want))
@@ -188,7 +195,7 @@ func TestKeys(t *testing.T) {
 		}
 		// Every key of the room expires, within RoomTTL, and Expire moves
 		// them all.
-		roomKeys := []string{prefix + "{ABCD}:snap", prefix + "{ABCD}:log", prefix + "{ABCD}:listing"}
+		roomKeys := []string{prefix + "{ABCD}:snap", prefix + "{ABCD}:log", prefix + "{ABCD}:listing", prefix + "{ABCD}:bots"}
 		checkTTL := func(max time.Duration) {
 			t.Helper()
 			for _, k := range roomKeys {
@@ -209,6 +216,9 @@ func TestKeys(t *testing.T) {
 		checkTTL(10 * time.Second) // Append refreshes to the room's TTL
 		if ttl, _ := client.PTTL(ctx, prefix+"pair:{std}").Result(); ttl <= 0 {
 			t.Errorf("pair queue PTTL = %v, want > 0", ttl)
+		}
+		if ttl, _ := client.PTTL(ctx, prefix+"lease:bot:ABCD:b1").Result(); ttl <= 0 || ttl > time.Minute {
+			t.Errorf("lease PTTL = %v, want in (0, 1m]", ttl)
 		}
 	})
 }

@@ -29,3 +29,18 @@ var (
 	pairLua    string
 	pairScript = redis.NewScript(pairLua)
 )
+
+// The scripts of bot records and leases (bots.go).
+var (
+	//go:embed setbot.lua
+	setBotLua    string
+	setBotScript = redis.NewScript(setBotLua)
+
+	//go:embed renew.lua
+	renewLua    string
+	renewScript = redis.NewScript(renewLua)
+
+	//go:embed release.lua
+	releaseLua    string
+	releaseScript = redis.NewScript(releaseLua)
+)

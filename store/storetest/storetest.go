@@ -79,6 +79,11 @@ func RunBackend(t *testing.T, b Backend) {
 		{"SubscriptionEnds", testSubscriptionEnds},
 		{"CloseEndsSubscriptions", testCloseEndsSubscriptions},
 		{"Ping", testPing},
+		{"Bots", testBots},
+		{"BotsExpireWithRoom", testBotsExpireWithRoom},
+		{"Lease", testLease},
+		{"LeaseExpiry", testLeaseExpiry},
+		{"LeaseRaceOneWinner", testLeaseRaceOneWinner},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

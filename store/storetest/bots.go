@@ -1,0 +1,258 @@
+package storetest
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"golfsolitaire/store"
+)
+
+// botsOf returns Bots(limit) as "room/id=data", sorted.
+func botsOf(t *testing.T, h *harness, s store.Store, limit int) []string {
+	t.Helper()
+	bots, err := s.Bots(h.ctx, limit)
+	if err != nil {
+		t.Fatalf("Bots = %v", err)
+	}
+	out := []string{}
+	for _, b := range bots {
+		out = append(out, b.Room+"/"+b.ID+"="+string(b.Data))
+	}
+	slices.Sort(out)
+	return out
+}
+
+// testBots: records are shared by instances, replaced, forgotten, and go
+// away with their room.
+func testBots(t *testing.T, h *harness) {
+	a, b := h.pair(t)
+	r1, r2, missing := h.room(), h.room(), h.room()
+	mustCreate(t, h.ctx, a, r1)
+	mustCreate(t, h.ctx, a, r2)
+	if err := a.SetBot(h.ctx, missing, "x", []byte("d")); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("SetBot of an unknown room = %v, want ErrNotFound", err)
+	}
+	if err := a.SetBot(h.ctx, missing, "x", nil); err != nil {
+		t.Fatalf("forgetting a bot of an unknown room = %v", err)
+	}
+	if got := botsOf(t, h, b, 10); len(got) != 0 {
+		t.Fatalf("Bots of a new store = %q", got)
+	}
+	binary := string([]byte{0, ':', 0xff})
+	steps := []struct {
+		name  string
+		s     store.Store
+		room  string
+		id    string
+		data  []byte
+		limit int
+		want  []string
+	}{
+		{"record 1", a, r1, "b1", []byte("one"), 10, []string{r1 + "/b1=one"}},
+		{"record 2, other instance", b, r1, "b2", []byte(binary), 10, []string{r1 + "/b1=one", r1 + "/b2=" + binary}},
+		{"record 3, other room", a, r2, "b1", []byte("three"), 10, []string{r1 + "/b1=one", r1 + "/b2=" + binary, r2 + "/b1=three"}},
+		{"replace 1", b, r1, "b1", []byte("ONE"), 10, []string{r1 + "/b1=ONE", r1 + "/b2=" + binary, r2 + "/b1=three"}},
+		{"forget 2", a, r1, "b2", nil, 10, []string{r1 + "/b1=ONE", r2 + "/b1=three"}},
+		{"forget 2 again", b, r1, "b2", nil, 10, []string{r1 + "/b1=ONE", r2 + "/b1=three"}},
+		{"limit", nil, "", "", nil, 1, nil},
+		{"limit 0", nil, "", "", nil, 0, []string{}},
+	}
+	for _, st := range steps {
+		if st.s != nil {
+			if err := st.s.SetBot(h.ctx, st.room, st.id, st.data); err != nil {
+				t.Fatalf("%s: SetBot = %v", st.name, err)
+			}
+		}
+		got := botsOf(t, h, b, st.limit)
+		if st.want == nil {
+			if len(got) != st.limit {
+				t.Fatalf("%s: Bots(%d) = %q, want %d of them", st.name, st.limit, got, st.limit)
+			}
+			continue
+		}
+		if !slices.Equal(got, st.want) {
+			t.Fatalf("%s: Bots(%d) = %q, want %q", st.name, st.limit, got, st.want)
+		}
+	}
+	// Appending keeps the records; removing the room removes them, and a
+	// new room with the same code starts with none.
+	mustAppend(t, h.ctx, a, r1, 1, "e")
+	if err := a.Expire(h.ctx, r2, 0); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := botsOf(t, h, b, 10), []string{r1 + "/b1=ONE"}; !slices.Equal(got, want) {
+		t.Fatalf("after removing %s: Bots = %q, want %q", r2, got, want)
+	}
+	mustCreate(t, h.ctx, b, r2)
+	if got, want := botsOf(t, h, a, 10), []string{r1 + "/b1=ONE"}; !slices.Equal(got, want) {
+		t.Fatalf("after making %s again: Bots = %q, want %q", r2, got, want)
+	}
+	if err := a.SetBot(h.ctx, r1, "b1", nil); err != nil {
+		t.Fatal(err)
+	}
+	if got := botsOf(t, h, b, 10); len(got) != 0 {
+		t.Fatalf("after forgetting every bot: Bots = %q", got)
+	}
+	// A room whose last bot was forgotten can record bots again.
+	if err := b.SetBot(h.ctx, r1, "b3", []byte("again")); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := botsOf(t, h, a, 10), []string{r1 + "/b3=again"}; !slices.Equal(got, want) {
+		t.Fatalf("Bots = %q, want %q", got, want)
+	}
+}
+
+// testBotsExpireWithRoom: the records live as long as the room, whose
+// Appends refresh both.
+func testBotsExpireWithRoom(t *testing.T, h *harness) {
+	s := h.store(t)
+	room, other := h.room(), h.room()
+	mustCreate(t, h.ctx, s, room)
+	mustCreate(t, h.ctx, s, other)
+	if err := s.Expire(h.ctx, room, 600*time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range []string{room, other} {
+		if err := s.SetBot(h.ctx, r, "b", []byte("x")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h.advance(t, 400*time.Millisecond)
+	mustAppend(t, h.ctx, s, room, 1, "a") // kept until 1000ms
+	h.advance(t, 400*time.Millisecond)
+	if got, want := botsOf(t, h, s, 10), []string{room + "/b=x", other + "/b=x"}; !slices.Equal(got, want) {
+		t.Fatalf("after Append refreshed the TTL: Bots = %q, want %q", got, want)
+	}
+	h.advance(t, 400*time.Millisecond)
+	if got, want := botsOf(t, h, s, 10), []string{other + "/b=x"}; !slices.Equal(got, want) {
+		t.Fatalf("after %s expired: Bots = %q, want %q", room, got, want)
+	}
+}
+
+// testLease: one holder at a time; only the holder renews or releases.
+func testLease(t *testing.T, h *harness) {
+	a, b := h.pair(t)
+	key, other := "lease"+h.room(), "lease"+h.room()
+	const ttl = time.Minute
+	type step struct {
+		op    string // take, renew, release
+		s     store.Store
+		key   string
+		owner string
+		want  bool // for take and renew
+	}
+	steps := []step{
+		{"take", a, key, "A", true},
+		{"take", b, key, "B", false},
+		{"take", a, key, "A", false}, // held, by the caller too
+		{"renew", b, key, "B", false},
+		{"renew", a, key, "A", true},
+		{"renew", b, key, "A", true}, // the owner, from another instance
+		{"release", b, key, "B", false},
+		{"take", b, key, "B", false}, // B's release left A's lease alone
+		{"take", a, other, "B", true},
+		{"release", b, key, "A", false},
+		{"renew", a, key, "A", false},
+		{"take", b, key, "B", true},
+		{"release", a, key, "A", false},
+		{"renew", b, key, "B", true},
+		{"take", a, other, "A", false},
+	}
+	for i, st := range steps {
+		var got bool
+		var err error
+		switch st.op {
+		case "take":
+			got, err = st.s.TakeLease(h.ctx, st.key, st.owner, ttl)
+		case "renew":
+			got, err = st.s.RenewLease(h.ctx, st.key, st.owner, ttl)
+		case "release":
+			err = st.s.ReleaseLease(h.ctx, st.key, st.owner)
+		}
+		if err != nil || got != st.want {
+			t.Fatalf("step %d: %s(%s, %s) = %v %v, want %v", i, st.op, st.key, st.owner, got, err, st.want)
+		}
+	}
+}
+
+// testLeaseExpiry: a lease ends at its time to live unless renewed; once
+// expired its owner cannot renew it, and anyone may take it.
+func testLeaseExpiry(t *testing.T, h *harness) {
+	a, b := h.pair(t)
+	key := "lease" + h.room()
+	const ttl = 500 * time.Millisecond
+	check := func(what string, got bool, err error, want bool) {
+		t.Helper()
+		if err != nil || got != want {
+			t.Fatalf("%s = %v %v, want %v", what, got, err, want)
+		}
+	}
+	ok, err := a.TakeLease(h.ctx, key, "A", ttl)
+	check("take", ok, err, true)
+	h.advance(t, 300*time.Millisecond)
+	ok, err = b.TakeLease(h.ctx, key, "B", ttl)
+	check("take by B before the TTL", ok, err, false)
+	ok, err = a.RenewLease(h.ctx, key, "A", ttl) // until 800ms
+	check("renew", ok, err, true)
+	h.advance(t, 300*time.Millisecond)
+	ok, err = b.TakeLease(h.ctx, key, "B", ttl)
+	check("take by B after the first TTL, renewed", ok, err, false)
+	h.advance(t, 300*time.Millisecond)
+	ok, err = a.RenewLease(h.ctx, key, "A", ttl)
+	check("renew after the TTL", ok, err, false)
+	ok, err = b.TakeLease(h.ctx, key, "B", ttl)
+	check("take by B after the TTL", ok, err, true)
+	ok, err = a.RenewLease(h.ctx, key, "A", ttl)
+	check("renew by A of B's lease", ok, err, false)
+}
+
+// testLeaseRaceOneWinner: many owners on two instances take a free lease
+// at once; exactly one gets it.
+func testLeaseRaceOneWinner(t *testing.T, h *harness) {
+	a, b := h.pair(t)
+	key := "lease" + h.room()
+	const n = 20
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var winners []string
+	errc := make(chan error, n)
+	for i := range n {
+		s := a
+		if i%2 == 1 {
+			s = b
+		}
+		wg.Go(func() {
+			owner := fmt.Sprint("owner", i)
+			ok, err := s.TakeLease(h.ctx, key, owner, time.Minute)
+			if err != nil {
+				errc <- err
+				return
+			}
+			if ok {
+				mu.Lock()
+				winners = append(winners, owner)
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	close(errc)
+	for err := range errc {
+		t.Fatal(err)
+	}
+	if len(winners) != 1 {
+		t.Fatalf("%d owners took the lease (%q), want 1", len(winners), winners)
+	}
+	// The winner holds it: only the winner renews.
+	for i := range n {
+		owner := fmt.Sprint("owner", i)
+		ok, err := a.RenewLease(h.ctx, key, owner, time.Minute)
+		if err != nil || ok != (owner == winners[0]) {
+			t.Errorf("RenewLease(%s) = %v %v", owner, ok, err)
+		}
+	}
+}

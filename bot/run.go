@@ -23,13 +23,24 @@ type RunOptions struct {
 	// Linger is how long a bot waits in a finished room for a rematch
 	// before it leaves; default 2 minutes.
 	Linger time.Duration
+	// FirstSeq is the least command sequence number to use; default 0.
+	// A bot taking over a seat another process played must start above
+	// the seat's last applied number (match.Seat.LastSeq): the server
+	// acknowledges a lower one as a duplicate without applying it, and
+	// the clocks of two machines (the default first number is the time in
+	// microseconds) may disagree.
+	FirstSeq int64
 	// Logger defaults to slog.Default().
 	Logger *slog.Logger
 }
 
 // Run plays in the room until it is finished (and nobody asked for a
 // rematch within Linger), the seat token stops working, or ctx is done.
-// It reconnects like any client when the connection drops, with backoff.
+// It reconnects like any client when the connection drops, with backoff,
+// and goes on from the view it receives: it may start (or resume) in the
+// middle of a hole, its own moves already on the board (see
+// Player.observe), and its sequence numbers keep increasing across
+// connections.
 func Run(ctx context.Context, o RunOptions) error {
 	if o.Think <= 0 {
 		o.Think = 300 * time.Millisecond
@@ -42,9 +53,11 @@ func Run(ctx context.Context, o RunOptions) error {
 	}
 	p := NewPlayer(o.Level, rand.Uint64())
 	var since int64
+	seq := o.FirstSeq
 	backoff := 100 * time.Millisecond
 	for ctx.Err() == nil {
-		c, err := client.Dial(ctx, o.URL, &client.Options{Room: o.Room, Token: o.Token, Since: since, Buffer: 256})
+		first := max(seq, time.Now().UnixMicro())
+		c, err := client.Dial(ctx, o.URL, &client.Options{Room: o.Room, Token: o.Token, Since: since, Buffer: 256, FirstSeq: first})
 		if err != nil {
 			if client.IsCode(err, "bad_token") || client.IsCode(err, "room_not_found") {
 				return err
@@ -58,6 +71,7 @@ func Run(ctx context.Context, o RunOptions) error {
 		backoff = 100 * time.Millisecond
 		done, err := play(ctx, c, p, o)
 		since = c.Version()
+		seq = c.NextSeq() // above every number this connection used
 		c.Close()
 		if done {
 			return nil

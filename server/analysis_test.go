@@ -153,7 +153,9 @@ func TestHints(t *testing.T) {
 
 // TestBots: a bot of each level plays a match to the end against a client
 // player, is marked as a bot in seats and standings, and only the host may
-// add one, only in a waiting room.
+// add one, only in a waiting room. The bot's seat token, kept in the store
+// so another instance could resume the bot, is in no frame the host
+// receives and no API answer.
 func TestBots(t *testing.T) {
 	t.Parallel()
 	for _, level := range []string{"random", "greedy", "search"} {
@@ -171,7 +173,8 @@ func TestBots(t *testing.T) {
 			if err != nil || seat != 1 || name != "Bot ("+level+")" {
 				t.Fatalf("AddBot = %d %q %v", seat, name, err)
 			}
-			c := dial(t, ctx, e.ts, code, grants[0].Token)
+			rec := &recorder{name: "host"}
+			c := dialRec(t, ctx, e.ts, client.Options{Room: code, Token: grants[0].Token}, rec)
 			if _, err := c.WaitView(ctx, func(v *match.View) bool { return len(v.Seats) == 2 && v.Seats[1].Ready }); err != nil {
 				t.Fatal(err)
 			}
@@ -207,6 +210,7 @@ func TestBots(t *testing.T) {
 			if !found {
 				t.Fatal("the bot is not in the standings")
 			}
+			checkBotTokenHidden(t, ctx, e, code, rec)
 		})
 	}
 }

@@ -104,6 +104,9 @@ func (s *Server) acquire(ctx context.Context, code string) (*hub, error) {
 		return nil, err
 	}
 	s.metrics.rooms.Inc()
+	if roomWantsBots(h.room) {
+		s.kickBotSweep() // a bot of the room may have lost its instance
+	}
 	s.hubLoops.Add(1)
 	go func() {
 		defer s.hubLoops.Done()
@@ -341,6 +344,9 @@ func (h *hub) entry(e store.Entry) {
 				h.changed(before)
 				if l.Kind == match.KindAway {
 					h.reassertPresence(l.Seat)
+					if l.Seat >= 0 && l.Seat < len(h.room.Seats) && h.room.Seats[l.Seat].Bot {
+						h.s.kickBotSweep() // its instance may be stopping
+					}
 				}
 				return
 			}

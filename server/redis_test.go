@@ -127,6 +127,7 @@ func newTestRedis(t *testing.T) *testRedis {
 	url := os.Getenv("REDIS_URL")
 	if url == "" {
 		m := miniredis.RunT(t)
+		realTime(t, m)
 		return &testRedis{opts: redis.Options{Addr: m.Addr()}, prefix: "golf:"}
 	}
 	opts, err := redis.ParseURL(url)
@@ -139,6 +140,32 @@ func newTestRedis(t *testing.T) *testRedis {
 	// Registered first, so it runs after every store and server is closed.
 	t.Cleanup(func() { r.deleteKeys(t) })
 	return r
+}
+
+// realTime moves the miniredis clock with the real one, so that keys
+// expire as they would in Redis (miniredis only ages keys when told to):
+// bot leases lapse.
+func realTime(t *testing.T, m *miniredis.Miniredis) {
+	stop, done := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(done)
+		tick := time.NewTicker(10 * time.Millisecond)
+		defer tick.Stop()
+		last := time.Now()
+		for {
+			select {
+			case <-stop:
+				return
+			case now := <-tick.C:
+				m.FastForward(now.Sub(last))
+				last = now
+			}
+		}
+	}()
+	t.Cleanup(func() {
+		close(stop)
+		<-done
+	})
 }
 
 // store returns a new store with a client of its own, as a server
@@ -187,24 +214,31 @@ type instance struct {
 	once sync.Once
 }
 
-// startInstance starts a server over st. Stopping it (at the end of the
-// test at the latest) checks that its hubs and connections are gone.
+// startInstance starts a server over st, with its own address as its
+// SelfURL (as serve does), so that it resumes the bots of instances that
+// stop. Stopping it (at the end of the test at the latest) checks that its
+// hubs and connections are gone.
 func startInstance(t *testing.T, st store.Store, own bool, mod ...func(*server.Options)) *instance {
 	t.Helper()
+	in := &instance{st: st, own: own}
+	// The listener exists before the server, which needs its address.
+	in.ts = httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { in.srv.ServeHTTP(w, r) }))
+	in.url = "http://" + in.ts.Listener.Addr().String()
 	opts := server.Options{
 		Store: st, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), ResyncEvery: 200 * time.Millisecond,
 		PlayerRate: server.Rate{PerSecond: 2000, Burst: 2000},
-		SolveNodes: testSolveNodes, RateNodes: testRateNodes,
+		SolveNodes: testSolveNodes, RateNodes: testRateNodes, SelfURL: in.url,
 	}
 	for _, f := range mod {
 		f(&opts)
 	}
 	s, err := server.New(opts)
 	if err != nil {
+		in.ts.Listener.Close()
 		t.Fatal(err)
 	}
-	in := &instance{srv: s, ts: httptest.NewServer(s), st: st, own: own}
-	in.url = in.ts.URL
+	in.srv = s
+	in.ts.Start()
 	in.api = &client.API{BaseURL: in.url}
 	t.Cleanup(func() { in.stop(t) })
 	return in

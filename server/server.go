@@ -70,10 +70,18 @@ type Options struct {
 	Now func() time.Time
 	// SelfURL is this server's own base URL (http://127.0.0.1:8080), where
 	// the bots a host adds connect; default: the address of the request
-	// that added the bot.
+	// that added the bot. Only a server with a SelfURL resumes the bots
+	// of instances that stopped (bots.go).
 	SelfURL string
 	// BotThink is a bot's pause before each move; default 300ms.
 	BotThink time.Duration
+	// BotLease is how long an instance's lease on running a bot lasts
+	// unless renewed (every third of it); once it lapses another instance
+	// takes the bot over. Default 10s.
+	BotLease time.Duration
+	// BotSweepEvery is how often the server looks for bots that no
+	// instance runs, to resume them; default 2s.
+	BotSweepEvery time.Duration
 	// SolveNodes and RateNodes are the solver's node budgets for the best
 	// score of a hole, winnableOnly, difficulty and practice ratings;
 	// default match.SolveNodes and match.RateNodes. Every instance serving
@@ -102,8 +110,11 @@ type Server struct {
 	analyzer    *match.Analyzer
 	solverSlots chan struct{}
 
-	// secret seeds hints (analysis.go); bots are the running bots (bots.go).
+	// secret seeds hints (analysis.go); id names this instance as the
+	// owner of bot leases; bots are the running bots and their sweep
+	// (bots.go).
 	secret [32]byte
+	id     string
 	bots   struct {
 		mu      sync.Mutex
 		ctx     context.Context
@@ -111,6 +122,10 @@ type Server struct {
 		wg      sync.WaitGroup
 		running atomic.Int32
 		closed  bool
+		// runs holds the lease keys of the bots running here.
+		runs                 map[string]bool
+		kick                 chan struct{}
+		sweepStop, sweepDone chan struct{}
 	}
 }
 
@@ -132,6 +147,8 @@ func New(opts Options) (*Server, error) {
 	def(&opts.FinishedTTL, 24*time.Hour)
 	def(&opts.ResyncEvery, 5*time.Second)
 	def(&opts.QuickMatchWait, 25*time.Second)
+	def(&opts.BotLease, 10*time.Second)
+	def(&opts.BotSweepEvery, 2*time.Second)
 	if opts.SendBuffer <= 0 {
 		opts.SendBuffer = 64
 	}
@@ -147,8 +164,13 @@ func New(opts Options) (*Server, error) {
 	s := &Server{opts: opts, store: opts.Store, log: opts.Logger, hubs: map[string]*hub{}, metrics: newMetrics(),
 		analyzer: match.NewAnalyzer(opts.SolveNodes, opts.RateNodes), solverSlots: make(chan struct{}, max(1, runtime.GOMAXPROCS(0)/2))}
 	crand.Read(s.secret[:])
+	s.id = newID()
+	s.bots.ctx, s.bots.cancel = context.WithCancel(context.Background())
+	s.bots.runs = map[string]bool{}
+	s.bots.kick = make(chan struct{}, 1)
 	s.routes()
 	s.startTournamentClock()
+	s.startBotSweep()
 	return s, nil
 }
 
@@ -359,12 +381,16 @@ func (s *Server) create(ctx context.Context, set match.Settings, name string) (p
 
 // join seats a player and returns the seat token.
 func (s *Server) join(ctx context.Context, code, name string, bot bool) (protocol.SeatGrant, error) {
+	return s.joinToken(ctx, code, name, newToken(), bot)
+}
+
+// joinToken seats a player with the token.
+func (s *Server) joinToken(ctx context.Context, code, name, token string, bot bool) (protocol.SeatGrant, error) {
 	h, err := s.acquire(ctx, code)
 	if err != nil {
 		return protocol.SeatGrant{}, notFound(err)
 	}
 	defer s.release(h)
-	token := newToken()
 	res := h.do(ctx, &command{build: func(r *match.Room) (match.Event, error) {
 		return match.Event{Kind: match.KindJoin, Name: name, Token: hashToken(token), Bot: bot}, nil
 	}})

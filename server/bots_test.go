@@ -1,0 +1,321 @@
+package server_test
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"golfsolitaire/match"
+	"golfsolitaire/server"
+	"golfsolitaire/store"
+)
+
+// botMovesAfter counts the move events of the seat in the room's log after
+// version v, by hole.
+func botMovesAfter(t *testing.T, cl *cluster, code string, seat int, v int64) map[int]int {
+	t.Helper()
+	out := map[int]int{}
+	for i, l := range cl.log(t, code) {
+		if int64(i+1) > v && l.Kind == match.KindMove && l.Seat == seat {
+			out[l.Hole]++
+		}
+	}
+	return out
+}
+
+// checkBotPlayedOut checks the finished room: the bot still has its seat
+// (no other player or bot joined in its place) and played every hole to
+// its end, none scored as it stood because it was away or out of time.
+func checkBotPlayedOut(t *testing.T, cl *cluster, code string, seat int, name string) {
+	t.Helper()
+	room := cl.room(t, code)
+	if room.Status != match.Finished {
+		t.Fatalf("the room is %s, not finished", room.Status)
+	}
+	if len(room.Seats) != 2 || !room.Seats[seat].Bot || room.Seats[seat].Name != name {
+		t.Fatalf("seats %+v: seat %d should be %s", room.Seats, seat, name)
+	}
+	joins := 0
+	for _, l := range cl.log(t, code) {
+		if l.Kind == match.KindJoin {
+			joins++
+		}
+	}
+	if joins != 2 {
+		t.Errorf("%d joins in the log, want 2 (the host and the bot, once)", joins)
+	}
+	for _, h := range room.Holes {
+		g := h.Games[seat]
+		if !g.Done || len(g.Moves) == 0 || g.End == match.EndAway || g.End == match.EndClock {
+			t.Errorf("hole %d: the bot's game %+v should be played to its end", h.Number, g)
+		}
+	}
+}
+
+// checkBotTokenHidden checks that the seat token of the room's bot, which
+// the store keeps, shows in nothing a client gets: not in the frames rec
+// recorded, nor in the room's API answers (the room, its records, the
+// lobby); and that the room's snapshot holds only its hash.
+func checkBotTokenHidden(t *testing.T, ctx context.Context, e *env, code string, rec *recorder) {
+	t.Helper()
+	bots, err := e.st.Bots(ctx, 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var token string
+	for _, b := range bots {
+		var r struct{ Token string }
+		if b.Room == code && json.Unmarshal(b.Data, &r) == nil {
+			token = r.Token
+		}
+	}
+	if token == "" {
+		t.Fatalf("no bot record with a token for %s in the store: %q", code, bots)
+	}
+	sum := sha256.Sum256([]byte(token))
+	hash := hex.EncodeToString(sum[:])
+	if snap := e.snapshot(t, code); !bytes.Contains(snap, []byte(hash)) || bytes.Contains(snap, []byte(token)) {
+		t.Errorf("the room's snapshot should hold the bot token's hash and not the token")
+	}
+	frames := rec.messages()
+	if len(frames) == 0 {
+		t.Fatal("no frames recorded")
+	}
+	for _, path := range []string{"/api/rooms/" + code, "/api/rooms/" + code + "/records", "/api/rooms"} {
+		var raw json.RawMessage
+		if _, err := e.api.Call(ctx, http.MethodGet, path, nil, &raw); err != nil {
+			t.Fatalf("GET %s: %v", path, err)
+		}
+		frames = append(frames, raw)
+	}
+	for _, f := range frames {
+		for _, secret := range []string{token, hash} {
+			if bytes.Contains(f, []byte(secret)) {
+				t.Fatalf("a frame or API answer holds the bot's seat token (or its hash): %.300s", f)
+			}
+		}
+	}
+}
+
+// TestBotSurvivesInstanceStop: a host on instance A adds a bot and starts
+// the match; A stops in the middle of the bot's first hole. The bot
+// resumes on instance B well before its lease (the default 10 s) could
+// lapse, since A released it, plays on from the middle of the hole, and
+// the match finishes with the bot in its seat.
+func TestBotSurvivesInstanceStop(t *testing.T) {
+	t.Parallel()
+	eachBackend(t, func(t *testing.T, cl *cluster) {
+		ctx := testCtx(t)
+		fast := func(o *server.Options) {
+			o.BotThink = 30 * time.Millisecond
+			o.BotSweepEvery = 100 * time.Millisecond
+		}
+		a := startInstance(t, cl.store(t), cl.own, fast)
+		b := startInstance(t, cl.store(t), cl.own, fast)
+		g, err := a.api.CreateRoom(ctx, stroke(2, 2, map[string]any{"public": false}), "Ana")
+		if err != nil {
+			t.Fatal(err)
+		}
+		seat, name, err := a.api.AddBot(ctx, g.Code, g.Token, "greedy")
+		if err != nil {
+			t.Fatal(err)
+		}
+		host := newSeatPlayer("Ana", dial(t, ctx, a.url, g.Code, g.Token))
+		if _, err := host.c.WaitView(ctx, func(v *match.View) bool { return len(v.Seats) == 2 && v.Seats[seat].Ready }); err != nil {
+			t.Fatal(err)
+		}
+		if err := host.c.Start(ctx); err != nil {
+			t.Fatal(err)
+		}
+		waitFor(t, 10*time.Second, "the bot's first moves on A", func() bool { return host.w.movesSeen(seat, 1) >= 3 })
+		if na, nb := a.srv.RunningBots(), b.srv.RunningBots(); na != 1 || nb != 0 {
+			t.Fatalf("bots running on A and B: %d and %d, want 1 and 0", na, nb)
+		}
+
+		a.stop(t)
+		stopped := time.Now()
+		atStop := cl.room(t, g.Code)
+		game := atStop.Holes[0].Games[seat]
+		if atStop.Status != match.Playing || len(atStop.Holes) != 1 || game.Done || len(game.Moves) == 0 {
+			t.Fatalf("A stopped with the room %s at hole %d, the bot's game %+v: want the middle of its first hole",
+				atStop.Status, len(atStop.Holes), game)
+		}
+		host.reconnect(t, ctx, b.url, g.Code, g.Token)
+		waitFor(t, 5*time.Second, "the bot to resume on B", func() bool { return b.srv.RunningBots() == 1 })
+		t.Logf("the bot resumed on B %v after A stopped, at its move %d of hole 1", time.Since(stopped).Round(time.Millisecond), len(game.Moves))
+
+		if err := host.playOut(ctx); err != nil {
+			t.Fatal(err)
+		}
+		waitFinished(t, ctx, "Ana", host.c)
+		after := botMovesAfter(t, cl, g.Code, seat, atStop.Version)
+		if after[1] == 0 || after[2] == 0 {
+			t.Errorf("bot moves after A stopped, by hole: %v; want some in hole 1 (resumed mid-hole) and in hole 2", after)
+		}
+		checkBotPlayedOut(t, cl, g.Code, seat, name)
+		if n := len(cl.room(t, g.Code).Holes[0].Games[seat].Moves); n != len(game.Moves)+after[1] {
+			t.Errorf("the bot has %d moves in hole 1: %d before the stop and %d after", n, len(game.Moves), after[1])
+		}
+	})
+}
+
+// leaseFails is a store whose lease operations fail while fail is set, as
+// when an instance is cut off from the store's leases.
+type leaseFails struct {
+	store.Store
+	fail atomic.Bool
+}
+
+var errLeaseCut = fmt.Errorf("test: leases cut off: %w", store.ErrUnavailable)
+
+func (s *leaseFails) TakeLease(ctx context.Context, key, owner string, ttl time.Duration) (bool, error) {
+	if s.fail.Load() {
+		return false, errLeaseCut
+	}
+	return s.Store.TakeLease(ctx, key, owner, ttl)
+}
+
+func (s *leaseFails) RenewLease(ctx context.Context, key, owner string, ttl time.Duration) (bool, error) {
+	if s.fail.Load() {
+		return false, errLeaseCut
+	}
+	return s.Store.RenewLease(ctx, key, owner, ttl)
+}
+
+func (s *leaseFails) ReleaseLease(ctx context.Context, key, owner string) error {
+	if s.fail.Load() {
+		return errLeaseCut
+	}
+	return s.Store.ReleaseLease(ctx, key, owner)
+}
+
+// runningMonitor samples how many instances run the bot, every
+// millisecond, and remembers any moment when more than one did.
+type runningMonitor struct {
+	mu      sync.Mutex
+	both    int  // samples with the bot running on both instances
+	aRan    bool // on A since the last reset
+	bRan    bool // on B since the last reset
+	stop    chan struct{}
+	stopped chan struct{}
+	once    sync.Once
+}
+
+func monitorBots(a, b *instance) *runningMonitor {
+	m := &runningMonitor{stop: make(chan struct{}), stopped: make(chan struct{})}
+	go func() {
+		defer close(m.stopped)
+		for {
+			na, nb := a.srv.RunningBots(), b.srv.RunningBots()
+			m.mu.Lock()
+			if na+nb > 1 {
+				m.both++
+			}
+			m.aRan = m.aRan || na > 0
+			m.bRan = m.bRan || nb > 0
+			m.mu.Unlock()
+			select {
+			case <-m.stop:
+				return
+			case <-time.After(time.Millisecond):
+			}
+		}
+	}()
+	return m
+}
+
+// reset starts a new phase and returns what ran in the last one.
+func (m *runningMonitor) reset() (aRan, bRan bool, both int) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	aRan, bRan, both = m.aRan, m.bRan, m.both
+	m.aRan, m.bRan = false, false
+	return aRan, bRan, both
+}
+
+// close stops the sampling (it may be called again).
+func (m *runningMonitor) close() {
+	m.once.Do(func() { close(m.stop) })
+	<-m.stopped
+}
+
+// TestBotLeaseOneRunner: of two instances sweeping every 20 ms with a lease
+// of 400 ms, only the one holding the lease runs the bot. When A can no
+// longer renew it (its leases cut off), A stops its bot before the lease
+// lapses and B takes over only after; once A's leases work again, A does
+// not take the bot back. The bot, taken over mid-hole without its lease
+// being released, still plays the match to the end.
+func TestBotLeaseOneRunner(t *testing.T) {
+	t.Parallel()
+	eachBackend(t, func(t *testing.T, cl *cluster) {
+		ctx := testCtx(t)
+		const lease = 400 * time.Millisecond
+		opts := func(o *server.Options) {
+			o.BotThink = 40 * time.Millisecond
+			o.BotLease = lease
+			o.BotSweepEvery = 20 * time.Millisecond
+		}
+		sa := &leaseFails{Store: cl.store(t)}
+		a := startInstance(t, sa, cl.own, opts)
+		b := startInstance(t, cl.store(t), cl.own, opts)
+		g, err := a.api.CreateRoom(ctx, stroke(2, 2, map[string]any{"public": false}), "Ana")
+		if err != nil {
+			t.Fatal(err)
+		}
+		seat, name, err := a.api.AddBot(ctx, g.Code, g.Token, "random")
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The host plays on B, so B has the room loaded throughout.
+		host := newSeatPlayer("Ana", dial(t, ctx, b.url, g.Code, g.Token))
+		if _, err := host.c.WaitView(ctx, func(v *match.View) bool { return len(v.Seats) == 2 && v.Seats[seat].Ready }); err != nil {
+			t.Fatal(err)
+		}
+		m := monitorBots(a, b)
+		defer m.close()
+		if err := host.c.Start(ctx); err != nil {
+			t.Fatal(err)
+		}
+
+		time.Sleep(5 * lease / 2) // A renews its lease; B's sweeps find it held
+		if aRan, bRan, _ := m.reset(); !aRan || bRan || b.srv.RunningBots() != 0 {
+			t.Fatalf("with A holding the lease: the bot ran on A %v, on B %v; want only on A", aRan, bRan)
+		}
+
+		sa.fail.Store(true)
+		cut := time.Now()
+		waitFor(t, 5*time.Second, "B to take the bot over", func() bool { return a.srv.RunningBots() == 0 && b.srv.RunningBots() == 1 })
+		took := time.Since(cut)
+		atTakeover := cl.room(t, g.Code)
+		t.Logf("B took the bot over %v after A's leases were cut off (lease %v)", took.Round(time.Millisecond), lease)
+		m.reset()
+
+		sa.fail.Store(false)
+		time.Sleep(5 * lease / 2) // A sweeps again, and finds B's lease held
+		if aRan, bRan, _ := m.reset(); aRan || !bRan {
+			t.Fatalf("after A's leases work again: the bot ran on A %v, on B %v; want only on B", aRan, bRan)
+		}
+
+		if err := host.playOut(ctx); err != nil {
+			t.Fatal(err)
+		}
+		waitFinished(t, ctx, "Ana", host.c)
+		m.close()
+		if _, _, both := m.reset(); both > 0 {
+			t.Errorf("the bot ran on both instances at once in %d samples", both)
+		}
+		after := botMovesAfter(t, cl, g.Code, seat, atTakeover.Version)
+		if after[1]+after[2] == 0 {
+			t.Error("the bot made no move after B took it over")
+		}
+		checkBotPlayedOut(t, cl, g.Code, seat, name)
+	})
+}

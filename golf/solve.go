@@ -57,8 +57,8 @@ func Solve(d *Deal, opt *SolveOptions) Solution {
 // all have their own predecessor. Two dominance rules prune moves: a
 // playable card that nothing left on the tableau may go on makes turning
 // instead needless, and of two free cards of one rank alone in their piles
-// only one is tried. Each pass restarts with a random tie-break in the
-// move order after a growing node limit (see solve). It starts from a
+// only one is tried. Each pass restarts with a random move order
+// after a growing node limit (see solve). It starts from a
 // greedy line as the incumbent, so a search that runs out of budget still
 // returns a legal line.
 type Solver struct {
@@ -94,6 +94,7 @@ type Solver struct {
 	kingSup bool        // a king on top takes a queen (queen-on-king, wrap)
 	wrap    bool        // kings and aces meet
 	rankPos [14]uint64  // positions holding each rank
+	single  []int       // ranks that go on one rank only (see stuck)
 	count1  [][14]uint8 // count1[i][r]: cards of rank r in stock1[i:]
 	waste   [2*maxPack + MaxPositions]uint8
 	nWaste  int
@@ -109,7 +110,7 @@ type Solver struct {
 	incLine  []Move
 	bestLine []Move
 	// restarts of a pass (see solve)
-	rng       uint64 // 0: the plain move order; else a random tie-break
+	rng       uint64 // 0: the plain move order; else a random one
 	passLimit int64  // the node count at which the try restarts (0: none)
 	restart   bool   // the search is unwinding for a restart
 	firstTry  int64  // the first try's node limit if not 0 (tests)
@@ -223,6 +224,12 @@ func (s *Solver) setup(pos position) {
 		}
 		s.fitPos[t] = m
 	}
+	s.single = s.single[:0]
+	for r := 1; r <= 13; r++ {
+		if bits.OnesCount16(s.onto[r]&0x3ffe) == 1 {
+			s.single = append(s.single, r)
+		}
+	}
 	s.rankPos = [14]uint64{}
 	for p := 0; p < s.n; p++ {
 		if s.rank[p] < 14 {
@@ -324,14 +331,15 @@ func (s *Solver) matchBound(present, poss uint64, top uint8, next, end int) int 
 }
 
 // stuck is a lower bound on the cards of poss left at the end: when the
-// kings (or the aces) outnumber every possible predecessor they have
-// (cards of the ranks they may go on, on the tableau in poss, to come
-// from stock1[next:end], or the top), that many of them stay, and so does
+// cards of a rank that goes on one rank only (aces and kings, and queens
+// when nothing goes on a king) outnumber every possible predecessor they
+// have (cards of that rank on the tableau in poss, to come from
+// stock1[next:end], or the top), that many of them stay, and so does
 // every card they cover. (Other ranks have predecessors of two ranks and
 // seldom run short; trying them cost more than it saved.)
 func (s *Solver) stuck(present, poss uint64, top uint8, next, end int) int {
 	best := 0
-	for _, r := range [2]int{1, 13} {
+	for _, r := range s.single {
 		cards := poss & s.rankPos[r]
 		if cards == 0 {
 			continue
@@ -526,7 +534,7 @@ func (s *Solver) solve(pos position, opt *SolveOptions) Solution {
 		s.incLine = s.incLine[:0]
 		// A pass is a series of tries: a try that runs past its node
 		// limit is abandoned and the pass starts again with a random
-		// tie-break in the move order and a larger limit (search times
+		// move order and a larger limit (search times
 		// to find a line are heavy-tailed; what the abandoned tries
 		// proved stays in the table, since a stored bound holds whatever
 		// the incumbent). Only a try that ends ends the pass.
@@ -701,15 +709,16 @@ func (s *Solver) playOrder(dst *[MaxPositions]uint8, play, present uint64) int {
 		p := uint8(bits.TrailingZeros64(q))
 		// Prefer the pile with the most cards still to uncover.
 		k := bits.OnesCount64(present & s.piles[s.pileOf[p]])
-		if s.rank[p] == 0 {
-			k -= 1 << 20 // keep jokers for later
-		}
 		if s.rng != 0 {
-			// After a restart: a random order among equals.
+			// After a restart: a random order (a random tie-break alone
+			// left Black Hole's slowest deals as slow).
 			s.rng ^= s.rng << 13
 			s.rng ^= s.rng >> 7
 			s.rng ^= s.rng << 17
-			k = k<<8 | int(s.rng&0xff)
+			k = int(s.rng & 0xffff)
+		}
+		if s.rank[p] == 0 {
+			k -= 1 << 20 // keep jokers for later
 		}
 		i := n
 		for i > 0 && key[i-1] < k {

@@ -778,6 +778,21 @@ func (s *Solver) greedy(present uint64, top uint8, next, redeals int) {
 	}
 }
 
+// turn searches the position after turning the stock's next card.
+func (s *Solver) turn(present uint64, next, redeals int, h uint64) (int, bool) {
+	r := s.cur[next]
+	s.waste[s.nWaste] = r
+	s.nWaste++
+	s.path = append(s.path, TurnMove)
+	if redeals > 0 {
+		h = hashRank(h, r)
+	}
+	v, ex := s.search(present, r, next+1, redeals, h)
+	s.path = s.path[:len(s.path)-1]
+	s.nWaste--
+	return v, ex
+}
+
 // search returns a lower bound on the best score reachable from the state,
 // and whether it is exact. An inexact bound is never below the incumbent
 // at the end of the search (see the package notes in Solver).
@@ -813,18 +828,7 @@ func (s *Solver) search(present uint64, top uint8, next, redeals int, h uint64) 
 	if play == 0 && stockLeft > 0 {
 		// The turn is the only move: go straight on to the position after
 		// it (which has every bound this one has, with less stock).
-		r := s.cur[next]
-		s.waste[s.nWaste] = r
-		s.nWaste++
-		s.path = append(s.path, TurnMove)
-		nh := h
-		if redeals > 0 {
-			nh = hashRank(h, r)
-		}
-		v, ex := s.search(present, r, next+1, redeals, nh)
-		s.path = s.path[:len(s.path)-1]
-		s.nWaste--
-		return v, ex
+		return s.turn(present, next, redeals, h)
 	}
 	lb := s.clearBound(present, stockLeft, redeals)
 	if lb >= s.inc {
@@ -924,17 +928,7 @@ func (s *Solver) search(present uint64, top uint8, next, redeals int, h uint64) 
 		}
 	}
 	if exMin > lb && turn {
-		r := s.cur[next]
-		s.waste[s.nWaste] = r
-		s.nWaste++
-		s.path = append(s.path, TurnMove)
-		nh := h
-		if redeals > 0 {
-			nh = hashRank(h, r)
-		}
-		v, ex := s.search(present, r, next+1, redeals, nh)
-		s.path = s.path[:len(s.path)-1]
-		s.nWaste--
+		v, ex := s.turn(present, next, redeals, h)
 		if s.aborted {
 			return 0, false
 		}

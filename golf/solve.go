@@ -75,6 +75,9 @@ type Solver struct {
 	// rowGE[i]: with cols, the positions at least 1<<i rows up their
 	// column, as many as needed to reach from the top row to the bottom
 	rowGE []uint64
+	// rowLT[i]: with cols, the positions at least 1<<i rows below the
+	// top of their column
+	rowLT []uint64
 	// coveredBy[p]: the positions p covers
 	coveredBy [MaxPositions]uint64
 	// fitLo[m] | fitHi[m']: positions whose card may go on a rank of
@@ -195,15 +198,19 @@ func (s *Solver) setup(pos position) {
 			s.cols = false // not rows-deep piles of consecutive positions
 		}
 	}
-	s.rowGE = s.rowGE[:0]
+	s.rowGE, s.rowLT = s.rowGE[:0], s.rowLT[:0]
 	for k := 1; s.cols && k < l.Rows; k *= 2 {
-		var m uint64
+		var m, lt uint64
 		for p := 0; p < s.n; p++ {
 			if p%l.Rows >= k {
 				m |= 1 << p
 			}
+			if p%l.Rows < l.Rows-k {
+				lt |= 1 << p
+			}
 		}
 		s.rowGE = append(s.rowGE, m)
+		s.rowLT = append(s.rowLT, lt)
 	}
 	k := pos.v.Options.Kings
 	for r := 0; r <= 13; r++ {
@@ -590,6 +597,18 @@ func hashRank(h uint64, r uint8) uint64 {
 
 // free returns the positions whose card may be played now.
 func (s *Solver) free(present uint64) uint64 {
+	if s.cols {
+		// The highest present card of each column: smear the present
+		// cards down their columns and keep the ones with none above.
+		x := present
+		for i, m := range s.rowLT {
+			x |= x >> (1 << i) & m
+		}
+		if len(s.rowLT) == 0 {
+			return present
+		}
+		return present &^ (x >> 1 & s.rowLT[0])
+	}
 	var f uint64
 	for _, pm := range s.piles {
 		x := present & pm

@@ -14,9 +14,30 @@ import (
 	"time"
 
 	"golfsolitaire/match"
+	"golfsolitaire/protocol"
 	"golfsolitaire/server"
 	"golfsolitaire/store"
 )
+
+// openBotRoom has the host Ana open a private stroke room (two seats, two
+// holes) on the instance in, seat a bot of the level there, and connect
+// to hostURL; it returns once Ana sees the bot's seat ready.
+func openBotRoom(t *testing.T, ctx context.Context, in *instance, hostURL, level string) (g protocol.SeatGrant, seat int, name string, host *seatPlayer) {
+	t.Helper()
+	g, err := in.api.CreateRoom(ctx, stroke(2, 2, map[string]any{"public": false}), "Ana")
+	if err != nil {
+		t.Fatal(err)
+	}
+	seat, name, err = in.api.AddBot(ctx, g.Code, g.Token, level)
+	if err != nil {
+		t.Fatal(err)
+	}
+	host = newSeatPlayer("Ana", dial(t, ctx, hostURL, g.Code, g.Token))
+	if _, err := host.c.WaitView(ctx, func(v *match.View) bool { return len(v.Seats) == 2 && v.Seats[seat].Ready }); err != nil {
+		t.Fatal(err)
+	}
+	return g, seat, name, host
+}
 
 // botMovesAfter counts the move events of the seat in the room's log after
 // version v, by hole.
@@ -120,18 +141,7 @@ func TestBotSurvivesInstanceStop(t *testing.T) {
 		}
 		a := startInstance(t, cl.store(t), cl.own, fast)
 		b := startInstance(t, cl.store(t), cl.own, fast)
-		g, err := a.api.CreateRoom(ctx, stroke(2, 2, map[string]any{"public": false}), "Ana")
-		if err != nil {
-			t.Fatal(err)
-		}
-		seat, name, err := a.api.AddBot(ctx, g.Code, g.Token, "greedy")
-		if err != nil {
-			t.Fatal(err)
-		}
-		host := newSeatPlayer("Ana", dial(t, ctx, a.url, g.Code, g.Token))
-		if _, err := host.c.WaitView(ctx, func(v *match.View) bool { return len(v.Seats) == 2 && v.Seats[seat].Ready }); err != nil {
-			t.Fatal(err)
-		}
+		g, seat, name, host := openBotRoom(t, ctx, a, a.url, "greedy")
 		if err := host.c.Start(ctx); err != nil {
 			t.Fatal(err)
 		}
@@ -266,19 +276,8 @@ func TestBotLeaseOneRunner(t *testing.T) {
 		sa := &leaseFails{Store: cl.store(t)}
 		a := startInstance(t, sa, cl.own, opts)
 		b := startInstance(t, cl.store(t), cl.own, opts)
-		g, err := a.api.CreateRoom(ctx, stroke(2, 2, map[string]any{"public": false}), "Ana")
-		if err != nil {
-			t.Fatal(err)
-		}
-		seat, name, err := a.api.AddBot(ctx, g.Code, g.Token, "random")
-		if err != nil {
-			t.Fatal(err)
-		}
 		// The host plays on B, so B has the room loaded throughout.
-		host := newSeatPlayer("Ana", dial(t, ctx, b.url, g.Code, g.Token))
-		if _, err := host.c.WaitView(ctx, func(v *match.View) bool { return len(v.Seats) == 2 && v.Seats[seat].Ready }); err != nil {
-			t.Fatal(err)
-		}
+		g, seat, name, host := openBotRoom(t, ctx, a, b.url, "random")
 		m := monitorBots(a, b)
 		defer m.close()
 		if err := host.c.Start(ctx); err != nil {

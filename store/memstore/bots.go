@@ -11,14 +11,10 @@ import (
 // SetBot implements store.Store. The records live in the room, so they go
 // away with it.
 func (s *Store) SetBot(ctx context.Context, code, id string, data []byte) error {
-	if err := ctx.Err(); err != nil {
+	if err := s.lockOpen(ctx); err != nil {
 		return err
 	}
-	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.closed {
-		return ErrClosed
-	}
 	r := s.live(code, s.opts.Now())
 	if data == nil {
 		if r != nil {
@@ -38,14 +34,10 @@ func (s *Store) SetBot(ctx context.Context, code, id string, data []byte) error 
 
 // Bots implements store.Store.
 func (s *Store) Bots(ctx context.Context, limit int) ([]store.Bot, error) {
-	if err := ctx.Err(); err != nil {
+	if err := s.lockOpen(ctx); err != nil {
 		return nil, err
 	}
-	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.closed {
-		return nil, ErrClosed
-	}
 	out := []store.Bot{}
 	now := s.opts.Now()
 	for code, r := range s.rooms {
@@ -64,14 +56,10 @@ func (s *Store) Bots(ctx context.Context, limit int) ([]store.Bot, error) {
 
 // TakeLease implements store.Store.
 func (s *Store) TakeLease(ctx context.Context, key, owner string, ttl time.Duration) (bool, error) {
-	if err := ctx.Err(); err != nil {
+	if err := s.lockOpen(ctx); err != nil {
 		return false, err
 	}
-	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.closed {
-		return false, ErrClosed
-	}
 	now := s.opts.Now()
 	if l, ok := s.leases[key]; ok && now.Before(l.expires) {
 		return false, nil
@@ -82,14 +70,10 @@ func (s *Store) TakeLease(ctx context.Context, key, owner string, ttl time.Durat
 
 // RenewLease implements store.Store.
 func (s *Store) RenewLease(ctx context.Context, key, owner string, ttl time.Duration) (bool, error) {
-	if err := ctx.Err(); err != nil {
+	if err := s.lockOpen(ctx); err != nil {
 		return false, err
 	}
-	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.closed {
-		return false, ErrClosed
-	}
 	now := s.opts.Now()
 	l, ok := s.leases[key]
 	if !ok || l.owner != owner || !now.Before(l.expires) {
@@ -101,14 +85,10 @@ func (s *Store) RenewLease(ctx context.Context, key, owner string, ttl time.Dura
 
 // ReleaseLease implements store.Store.
 func (s *Store) ReleaseLease(ctx context.Context, key, owner string) error {
-	if err := ctx.Err(); err != nil {
+	if err := s.lockOpen(ctx); err != nil {
 		return err
 	}
-	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.closed {
-		return ErrClosed
-	}
 	if l, ok := s.leases[key]; ok && l.owner == owner {
 		delete(s.leases, key)
 	}

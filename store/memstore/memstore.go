@@ -112,6 +112,31 @@ func (s *Store) live(code string, now time.Time) *room {
 	return r
 }
 
+// lockOpen takes s.mu for a call on the store. It returns ctx's error, or
+// ErrClosed once Close has run, without the lock; nil with s.mu held, for
+// the caller to release.
+func (s *Store) lockOpen(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return ErrClosed
+	}
+	return nil
+}
+
+// checkOpen reports what lockOpen would, without keeping the lock: for
+// the calls that take another lock (the tournaments') or none.
+func (s *Store) checkOpen(ctx context.Context) error {
+	if err := s.lockOpen(ctx); err != nil {
+		return err
+	}
+	s.mu.Unlock()
+	return nil
+}
+
 func (s *Store) remove(code string) {
 	delete(s.rooms, code)
 	delete(s.listed, code)
@@ -138,14 +163,10 @@ func (s *Store) sweep(now time.Time) {
 
 // Create implements store.Store.
 func (s *Store) Create(ctx context.Context, code string, snapshot []byte, first []byte) error {
-	if err := ctx.Err(); err != nil {
+	if err := s.lockOpen(ctx); err != nil {
 		return err
 	}
-	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.closed {
-		return ErrClosed
-	}
 	now := s.opts.Now()
 	s.sweep(now)
 	if s.live(code, now) != nil {
@@ -165,14 +186,10 @@ func (s *Store) Create(ctx context.Context, code string, snapshot []byte, first 
 
 // Load implements store.Store.
 func (s *Store) Load(ctx context.Context, code string) (store.Snapshot, error) {
-	if err := ctx.Err(); err != nil {
+	if err := s.lockOpen(ctx); err != nil {
 		return store.Snapshot{}, err
 	}
-	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.closed {
-		return store.Snapshot{}, ErrClosed
-	}
 	r := s.live(code, s.opts.Now())
 	if r == nil {
 		return store.Snapshot{}, fmt.Errorf("memstore: load %q: %w", code, store.ErrNotFound)
@@ -182,14 +199,10 @@ func (s *Store) Load(ctx context.Context, code string) (store.Snapshot, error) {
 
 // Append implements store.Store.
 func (s *Store) Append(ctx context.Context, code string, expect int64, snapshot []byte, events ...[]byte) (int64, error) {
-	if err := ctx.Err(); err != nil {
+	if err := s.lockOpen(ctx); err != nil {
 		return 0, err
 	}
-	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.closed {
-		return 0, ErrClosed
-	}
 	now := s.opts.Now()
 	s.sweep(now)
 	r := s.live(code, now)
@@ -219,14 +232,10 @@ func (s *Store) Append(ctx context.Context, code string, expect int64, snapshot 
 
 // Since implements store.Store.
 func (s *Store) Since(ctx context.Context, code string, v int64) ([]store.Entry, error) {
-	if err := ctx.Err(); err != nil {
+	if err := s.lockOpen(ctx); err != nil {
 		return nil, err
 	}
-	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.closed {
-		return nil, ErrClosed
-	}
 	r := s.live(code, s.opts.Now())
 	if r == nil {
 		return nil, fmt.Errorf("memstore: since %q: %w", code, store.ErrNotFound)
@@ -250,14 +259,10 @@ func (s *Store) Since(ctx context.Context, code string, v int64) ([]store.Entry,
 
 // Subscribe implements store.Store.
 func (s *Store) Subscribe(ctx context.Context, code string) (store.Subscription, error) {
-	if err := ctx.Err(); err != nil {
+	if err := s.lockOpen(ctx); err != nil {
 		return nil, err
 	}
-	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.closed {
-		return nil, ErrClosed
-	}
 	if s.live(code, s.opts.Now()) == nil {
 		return nil, fmt.Errorf("memstore: subscribe %q: %w", code, store.ErrNotFound)
 	}
@@ -266,14 +271,10 @@ func (s *Store) Subscribe(ctx context.Context, code string) (store.Subscription,
 
 // Expire implements store.Store.
 func (s *Store) Expire(ctx context.Context, code string, ttl time.Duration) error {
-	if err := ctx.Err(); err != nil {
+	if err := s.lockOpen(ctx); err != nil {
 		return err
 	}
-	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.closed {
-		return ErrClosed
-	}
 	now := s.opts.Now()
 	r := s.live(code, now)
 	if r == nil {
@@ -290,14 +291,10 @@ func (s *Store) Expire(ctx context.Context, code string, ttl time.Duration) erro
 
 // SetListing implements store.Store.
 func (s *Store) SetListing(ctx context.Context, code string, data []byte) error {
-	if err := ctx.Err(); err != nil {
+	if err := s.lockOpen(ctx); err != nil {
 		return err
 	}
-	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.closed {
-		return ErrClosed
-	}
 	if data == nil {
 		delete(s.listed, code)
 		return nil
@@ -317,14 +314,10 @@ func (s *Store) SetListing(ctx context.Context, code string, data []byte) error 
 
 // Listings implements store.Store.
 func (s *Store) Listings(ctx context.Context, limit int) ([]store.Listing, error) {
-	if err := ctx.Err(); err != nil {
+	if err := s.lockOpen(ctx); err != nil {
 		return nil, err
 	}
-	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.closed {
-		return nil, ErrClosed
-	}
 	if limit <= 0 {
 		return []store.Listing{}, nil
 	}
@@ -353,14 +346,10 @@ func (s *Store) Listings(ctx context.Context, limit int) ([]store.Listing, error
 
 // Pair implements store.Store.
 func (s *Store) Pair(ctx context.Context, key, ticket string) (string, bool, error) {
-	if err := ctx.Err(); err != nil {
+	if err := s.lockOpen(ctx); err != nil {
 		return "", false, err
 	}
-	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.closed {
-		return "", false, ErrClosed
-	}
 	q := s.queues[key]
 	switch {
 	case len(q) == 0:
@@ -380,14 +369,10 @@ func (s *Store) Pair(ctx context.Context, key, ticket string) (string, bool, err
 
 // Unpair implements store.Store.
 func (s *Store) Unpair(ctx context.Context, key, ticket string) (bool, error) {
-	if err := ctx.Err(); err != nil {
+	if err := s.lockOpen(ctx); err != nil {
 		return false, err
 	}
-	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.closed {
-		return false, ErrClosed
-	}
 	q := s.queues[key]
 	i := slices.Index(q, ticket)
 	if i < 0 {
@@ -404,43 +389,25 @@ func (s *Store) Unpair(ctx context.Context, key, ticket string) (bool, error) {
 
 // Notify implements store.Store.
 func (s *Store) Notify(ctx context.Context, topic string, data []byte) error {
-	if err := ctx.Err(); err != nil {
+	if err := s.lockOpen(ctx); err != nil {
 		return err
 	}
-	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.closed {
-		return ErrClosed
-	}
 	s.publish(listenTopic(topic), store.Entry{Data: clone(data)})
 	return nil
 }
 
 // Listen implements store.Store.
 func (s *Store) Listen(ctx context.Context, topic string) (store.Subscription, error) {
-	if err := ctx.Err(); err != nil {
+	if err := s.lockOpen(ctx); err != nil {
 		return nil, err
 	}
-	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.closed {
-		return nil, ErrClosed
-	}
 	return s.subscribe(ctx, listenTopic(topic)), nil
 }
 
 // Ping implements store.Store.
-func (s *Store) Ping(ctx context.Context) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.closed {
-		return ErrClosed
-	}
-	return nil
-}
+func (s *Store) Ping(ctx context.Context) error { return s.checkOpen(ctx) }
 
 // Close ends every subscription; later calls return ErrClosed.
 func (s *Store) Close() error {

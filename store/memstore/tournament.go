@@ -47,18 +47,6 @@ func (b *board) set(m store.Scored) {
 	b.sorted = slices.Insert(b.sorted, i, m)
 }
 
-func (s *Store) checkOpen(ctx context.Context) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.closed {
-		return ErrClosed
-	}
-	return nil
-}
-
 // SetTournament implements store.Tournaments.
 func (s *Store) SetTournament(ctx context.Context, id string, data []byte) error {
 	if err := s.checkOpen(ctx); err != nil {

@@ -111,26 +111,21 @@ func testBots(t *testing.T, h *harness) {
 func testBotsExpireWithRoom(t *testing.T, h *harness) {
 	s := h.store(t)
 	room, other := h.room(), h.room()
-	mustCreate(t, h.ctx, s, room)
-	mustCreate(t, h.ctx, s, other)
-	if err := s.Expire(h.ctx, room, 600*time.Millisecond); err != nil {
-		t.Fatal(err)
-	}
 	for _, r := range []string{room, other} {
+		mustCreate(t, h.ctx, s, r)
 		if err := s.SetBot(h.ctx, r, "b", []byte("x")); err != nil {
 			t.Fatal(err)
 		}
 	}
-	h.advance(t, 400*time.Millisecond)
-	mustAppend(t, h.ctx, s, room, 1, "a") // kept until 1000ms
-	h.advance(t, 400*time.Millisecond)
-	if got, want := botsOf(t, h, s, 10), []string{room + "/b=x", other + "/b=x"}; !slices.Equal(got, want) {
-		t.Fatalf("after Append refreshed the TTL: Bots = %q, want %q", got, want)
-	}
-	h.advance(t, 400*time.Millisecond)
-	if got, want := botsOf(t, h, s, 10), []string{other + "/b=x"}; !slices.Equal(got, want) {
-		t.Fatalf("after %s expired: Bots = %q, want %q", room, got, want)
-	}
+	keptByAppend(t, h, s, room, func(kept bool) {
+		when, want := "after "+room+" expired", []string{other + "/b=x"}
+		if kept {
+			when, want = "after Append refreshed the TTL", []string{room + "/b=x", other + "/b=x"}
+		}
+		if got := botsOf(t, h, s, 10); !slices.Equal(got, want) {
+			t.Fatalf("%s: Bots = %q, want %q", when, got, want)
+		}
+	})
 }
 
 // testLease: one holder at a time; only the holder renews or releases.

@@ -694,23 +694,36 @@ func testExpire(t *testing.T, h *harness) {
 	}
 }
 
-func testAppendRefreshesTTL(t *testing.T, h *harness) {
-	s := h.store(t)
-	room := h.room()
-	mustCreate(t, h.ctx, s, room)
+// keptByAppend runs the timeline of the TTL tests on room, which is at
+// version 1: Expire gives it 600ms, and an Append at 400ms keeps it until
+// 1000ms (Append refreshes to the Expire duration). check is called at
+// 800ms with kept true, and at 1200ms with kept false.
+func keptByAppend(t *testing.T, h *harness, s store.Store, room string, check func(kept bool)) {
+	t.Helper()
 	if err := s.Expire(h.ctx, room, 600*time.Millisecond); err != nil {
 		t.Fatal(err)
 	}
 	h.advance(t, 400*time.Millisecond)
 	mustAppend(t, h.ctx, s, room, 1, "a") // kept until 1000ms
 	h.advance(t, 400*time.Millisecond)
-	if _, err := s.Load(h.ctx, room); err != nil {
-		t.Fatalf("Load after Append refreshed the TTL = %v", err)
-	}
+	check(true)
 	h.advance(t, 400*time.Millisecond)
-	if _, err := s.Load(h.ctx, room); !errors.Is(err, store.ErrNotFound) {
-		t.Fatalf("Load after the refreshed TTL = %v, want ErrNotFound (Append refreshes to the Expire duration)", err)
-	}
+	check(false)
+}
+
+func testAppendRefreshesTTL(t *testing.T, h *harness) {
+	s := h.store(t)
+	room := h.room()
+	mustCreate(t, h.ctx, s, room)
+	keptByAppend(t, h, s, room, func(kept bool) {
+		_, err := s.Load(h.ctx, room)
+		switch {
+		case kept && err != nil:
+			t.Fatalf("Load after Append refreshed the TTL = %v", err)
+		case !kept && !errors.Is(err, store.ErrNotFound):
+			t.Fatalf("Load after the refreshed TTL = %v, want ErrNotFound (Append refreshes to the Expire duration)", err)
+		}
+	})
 }
 
 func listed(t *testing.T, ctx context.Context, s store.Store, limit int) []string {

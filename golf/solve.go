@@ -448,30 +448,49 @@ func (s *Solver) leastStuckAny(present, poss, cards uint64, u int, stay uint64) 
 }
 
 // cornerDeficiency is the demand left unmatched by a maximum matching;
-// with wrap it tries every flow across the K-A corner (aces onto kings, x;
-// kings onto aces, y) and keeps the best.
+// with wrap it also tries flows across the K-A corner (aces onto kings, x;
+// kings onto aces, y) and keeps the best. The matching is a network flow,
+// so the deficiency with x and y fixed is convex in (x, y), and so is its
+// minimum over x as a function of y: each scan stops at its first step
+// that does not go down.
 func (s *Solver) cornerDeficiency(sup, dem [15]int) int {
 	def := lineDeficiency(sup, dem)
 	if def == 0 || !s.wrap {
 		return def
 	}
-	for x := 0; x <= min(dem[1], sup[13]); x++ {
-		for y := 0; y <= min(dem[13], sup[1]); y++ {
-			if x+y == 0 {
-				continue
+	return cornerScan(sup, dem, def)
+}
+
+// cornerScan is cornerDeficiency's search, given the deficiency at x = y = 0.
+func cornerScan(sup, dem [15]int, d00 int) int {
+	best, prevY := d00, 1<<30
+	for y := 0; y <= min(dem[13], sup[1]); y++ {
+		rowBest, prevX := 1<<30, 1<<30
+		for x := 0; x <= min(dem[1], sup[13]); x++ {
+			d := d00
+			if x+y > 0 {
+				s2, d2 := sup, dem
+				s2[13] -= x
+				d2[1] -= x
+				s2[1] -= y
+				d2[13] -= y
+				d = lineDeficiency(s2, d2)
 			}
-			s2, d2 := sup, dem
-			s2[13] -= x
-			d2[1] -= x
-			s2[1] -= y
-			d2[13] -= y
-			def = min(def, lineDeficiency(s2, d2))
-			if def == 0 {
+			if d == 0 {
 				return 0
 			}
+			if d >= prevX {
+				break
+			}
+			prevX, rowBest = d, d
 		}
+		if rowBest >= prevY {
+			break
+		}
+		prevY = rowBest
+		best = min(best, rowBest)
 	}
-	return def
+	return best
 }
 
 // lineDeficiency is the demand left unmatched by the greedy maximum

@@ -218,3 +218,45 @@ func TestSolveCleared(t *testing.T) {
 		}
 	}
 }
+
+// TestCornerScan: the convex scan over the flows across the K-A corner
+// finds the same minimum as trying every pair.
+func TestCornerScan(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(7, 8))
+	n := heavy(200_000)
+	if k, err := strconv.Atoi(os.Getenv("CORNER_CASES")); err == nil {
+		n = k
+	}
+	for i := 0; i < n; i++ {
+		var sup, dem [15]int
+		most := 5 // up to 4 of a rank, or 8 (two packs)
+		if i%2 == 1 {
+			most = 9
+		}
+		for r := 1; r <= 13; r++ {
+			dem[r] = rng.IntN(most)
+			sup[r] = dem[r] + rng.IntN(3)
+			if rng.IntN(3) == 0 {
+				sup[r] = rng.IntN(most)
+			}
+		}
+		if rng.IntN(2) == 0 {
+			sup[13] = 0 // strict-like: nothing on a king
+		}
+		want := lineDeficiency(sup, dem)
+		for x := 0; x <= min(dem[1], sup[13]); x++ {
+			for y := 0; y <= min(dem[13], sup[1]); y++ {
+				s2, d2 := sup, dem
+				s2[13] -= x
+				d2[1] -= x
+				s2[1] -= y
+				d2[13] -= y
+				want = min(want, lineDeficiency(s2, d2))
+			}
+		}
+		if got := cornerScan(sup, dem, lineDeficiency(sup, dem)); got != want {
+			t.Fatalf("sup %v dem %v: scan %d, every pair %d", sup, dem, got, want)
+		}
+	}
+}

@@ -319,7 +319,7 @@ func (s *Solver) deficiency(present uint64, top uint8, next, end int) int {
 	if !s.kingSup {
 		sup[13] = 0 // nothing goes on a king
 	}
-	def := s.cornerDeficiency(sup, dem)
+	def := s.cornerDeficiency(&sup, &dem)
 	if wild && def > 0 {
 		def--
 	}
@@ -453,8 +453,8 @@ func (s *Solver) leastStuckAny(present, poss, cards uint64, u int, stay uint64) 
 // so the deficiency with x and y fixed is convex in (x, y), and so is its
 // minimum over x as a function of y: each scan stops at its first step
 // that does not go down.
-func (s *Solver) cornerDeficiency(sup, dem [15]int) int {
-	def := lineDeficiency(sup, dem)
+func (s *Solver) cornerDeficiency(sup, dem *[15]int) int {
+	def := lineDeficiency(sup, dem, 0, 0)
 	if def == 0 || !s.wrap {
 		return def
 	}
@@ -462,19 +462,14 @@ func (s *Solver) cornerDeficiency(sup, dem [15]int) int {
 }
 
 // cornerScan is cornerDeficiency's search, given the deficiency at x = y = 0.
-func cornerScan(sup, dem [15]int, d00 int) int {
+func cornerScan(sup, dem *[15]int, d00 int) int {
 	best, prevY := d00, 1<<30
 	for y := 0; y <= min(dem[13], sup[1]); y++ {
 		rowBest, prevX := 1<<30, 1<<30
 		for x := 0; x <= min(dem[1], sup[13]); x++ {
 			d := d00
 			if x+y > 0 {
-				s2, d2 := sup, dem
-				s2[13] -= x
-				d2[1] -= x
-				s2[1] -= y
-				d2[13] -= y
-				d = lineDeficiency(s2, d2)
+				d = lineDeficiency(sup, dem, x, y)
 			}
 			if d == 0 {
 				return 0
@@ -494,20 +489,35 @@ func cornerScan(sup, dem [15]int, d00 int) int {
 }
 
 // lineDeficiency is the demand left unmatched by the greedy maximum
-// matching when rank r's demand may use the supply of ranks r-1 and r+1.
-func lineDeficiency(sup, dem [15]int) int {
+// matching when rank r's demand may use the supply of ranks r-1 and r+1
+// (first r-1's), less x aces and x kings' supply (aces matched onto kings
+// across the corner) and y kings and y aces' supply (kings onto aces).
+func lineDeficiency(sup, dem *[15]int, x, y int) int {
 	def := 0
+	// left, cur: what is left of the supply of ranks r-1 and r
+	left, cur := sup[0], sup[1]-y
 	for r := 1; r <= 13; r++ {
 		d := dem[r]
-		a := min(d, sup[r-1])
-		sup[r-1] -= a
-		d -= a
-		if r < 13 {
-			b := min(d, sup[r+1])
-			sup[r+1] -= b
-			d -= b
+		switch r {
+		case 1:
+			d -= x
+		case 13:
+			d -= y
 		}
+		a := min(d, left)
+		d -= a
+		next := 0
+		if r < 13 {
+			next = sup[r+1]
+			if r == 12 {
+				next -= x
+			}
+		}
+		b := min(d, next)
+		next -= b
+		d -= b
 		def += d
+		left, cur = cur, next
 	}
 	return def
 }

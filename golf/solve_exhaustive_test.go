@@ -219,7 +219,26 @@ func TestSolveCleared(t *testing.T) {
 	}
 }
 
-// TestCornerScan: the convex scan over the flows across the K-A corner
+// lineDeficiencyRef is the greedy line matching written plainly.
+func lineDeficiencyRef(sup, dem [15]int) int {
+	def := 0
+	for r := 1; r <= 13; r++ {
+		d := dem[r]
+		a := min(d, sup[r-1])
+		sup[r-1] -= a
+		d -= a
+		if r < 13 {
+			b := min(d, sup[r+1])
+			sup[r+1] -= b
+			d -= b
+		}
+		def += d
+	}
+	return def
+}
+
+// TestCornerScan: lineDeficiency agrees with the plain greedy, and the
+// convex scan over the flows across the K-A corner
 // finds the same minimum as trying every pair.
 func TestCornerScan(t *testing.T) {
 	t.Parallel()
@@ -244,7 +263,7 @@ func TestCornerScan(t *testing.T) {
 		if rng.IntN(2) == 0 {
 			sup[13] = 0 // strict-like: nothing on a king
 		}
-		want := lineDeficiency(sup, dem)
+		want := lineDeficiencyRef(sup, dem)
 		for x := 0; x <= min(dem[1], sup[13]); x++ {
 			for y := 0; y <= min(dem[13], sup[1]); y++ {
 				s2, d2 := sup, dem
@@ -252,10 +271,14 @@ func TestCornerScan(t *testing.T) {
 				d2[1] -= x
 				s2[1] -= y
 				d2[13] -= y
-				want = min(want, lineDeficiency(s2, d2))
+				w := lineDeficiencyRef(s2, d2)
+				if got := lineDeficiency(&sup, &dem, x, y); got != w {
+					t.Fatalf("sup %v dem %v x %d y %d: %d, reference %d", sup, dem, x, y, got, w)
+				}
+				want = min(want, w)
 			}
 		}
-		if got := cornerScan(sup, dem, lineDeficiency(sup, dem)); got != want {
+		if got := cornerScan(&sup, &dem, lineDeficiency(&sup, &dem, 0, 0)); got != want {
 			t.Fatalf("sup %v dem %v: scan %d, every pair %d", sup, dem, got, want)
 		}
 	}

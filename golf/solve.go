@@ -329,10 +329,11 @@ func (s *Solver) deficiency(present uint64, top uint8, next, end int) int {
 // matchBound is a lower bound on the cards of poss (a subset of present)
 // left at the end when only the stock cards stock1[next:end] may be
 // turned: the better of deficiency and stuck.
-func (s *Solver) matchBound(present, poss uint64, top uint8, next, end int) int {
+// It may stop at need: a bound of need or more does as well as any.
+func (s *Solver) matchBound(present, poss uint64, top uint8, next, end, need int) int {
 	d := s.deficiency(poss, top, next, end)
-	if d == 0 {
-		return 0
+	if d == 0 || d >= need {
+		return d
 	}
 	return max(d, s.stuck(present, poss, top, next, end))
 }
@@ -901,7 +902,7 @@ func (s *Solver) search(present uint64, top uint8, next, redeals int, h uint64) 
 		poss := s.possible(present, top, redeals, s.suffix[next])
 		r := bits.OnesCount64(present &^ poss)
 		if s.match && r < s.inc {
-			r += s.matchBound(present, poss, top, next, len(s.cur))
+			r += s.matchBound(present, poss, top, next, len(s.cur), s.inc-r)
 		}
 		if r > 0 {
 			lb = max(lb, r)
@@ -912,7 +913,7 @@ func (s *Solver) search(present uint64, top uint8, next, redeals int, h uint64) 
 		}
 	}
 	if s.inc <= 0 && s.neg && redeals == 0 {
-		if s.match && s.matchBound(present, present, top, next, len(s.cur)+s.inc-1) > 0 {
+		if s.match && s.matchBound(present, present, top, next, len(s.cur)+s.inc-1, 1) > 0 {
 			return s.inc, false
 		}
 		// Only a clear with at least 1-inc stock cards left would do, so

@@ -99,7 +99,7 @@ func TestSolveMatchesExhaustive(t *testing.T) {
 				t.Fatalf("%s case %d: relaxation bound %d, exhaustive %d", v, i, r, want)
 			}
 			if s.match {
-				if d := s.matchBound(pos.present, pos.present, top, 0, len(s.stock1)); d > 0 && d > want {
+				if d := s.matchBound(pos.present, pos.present, top, 0, len(s.stock1), 1<<30); d > 0 && d > want {
 					t.Fatalf("%s case %d: matching bound %d, exhaustive %d", v, i, d, want)
 				}
 			}

@@ -942,15 +942,24 @@ func (s *Solver) search(present uint64, top uint8, next, redeals int, h uint64) 
 	var order [MaxPositions]uint8
 	n := s.playOrder(&order, play, present)
 	turn := stockLeft > 0
-	var loose uint16 // ranks of loose cards played (see coveredBy)
+	// Loose cards cover nothing and are alone in their piles. Of two
+	// playable cards of one rank, a loose one and one that is not,
+	// playing the other does as well: a line after the loose one is
+	// open after the other with the loose card standing in for it (free
+	// at any time), and with the cards under the other free sooner. And
+	// two loose ones leave positions the same but for the names of the
+	// two cards.
+	var loose, firm uint16 // ranks of loose cards played, of others playable
+	for i := 0; i < n; i++ {
+		if p := order[i]; present&(s.coveredBy[p]|s.piles[s.pileOf[p]]) != 1<<p {
+			firm |= 1 << s.rank[p]
+		}
+	}
 	for i := 0; i < n; i++ {
 		p := order[i]
 		r := s.rank[p]
 		if present&(s.coveredBy[p]|s.piles[s.pileOf[p]]) == 1<<p {
-			// p covers nothing and is alone in its pile: a free card of
-			// the same rank alike leaves a position that is the same but
-			// for the names of the two cards.
-			if loose>>r&1 == 1 {
+			if (loose|firm)>>r&1 == 1 {
 				continue
 			}
 			loose |= 1 << r

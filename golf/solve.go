@@ -894,7 +894,7 @@ func (s *Solver) search(present uint64, top uint8, next, redeals int, h uint64) 
 		return lb, false
 	}
 	k2 := uint64(next) | uint64(top)<<8 | uint64(redeals)<<12 | h<<13
-	elower, eexact, hit := s.tt.find(present, k2)
+	elower, eexact, hit, kh := s.tt.find(present, k2)
 	if hit {
 		if eexact && elower >= s.inc {
 			return elower, true
@@ -917,7 +917,7 @@ func (s *Solver) search(present uint64, top uint8, next, redeals int, h uint64) 
 		if r > 0 {
 			lb = max(lb, r)
 			if lb >= s.inc {
-				s.tt.store(present, k2, lb, false)
+				s.tt.store(present, k2, kh, lb, false)
 				return lb, false
 			}
 		}
@@ -1027,10 +1027,10 @@ func (s *Solver) search(present uint64, top uint8, next, redeals int, h uint64) 
 		}
 	}
 	if exMin <= max(lb, inexMin) {
-		s.tt.store(present, k2, exMin, true)
+		s.tt.store(present, k2, kh, exMin, true)
 		return exMin, true
 	}
 	v := max(lb, inexMin)
-	s.tt.store(present, k2, v, false)
+	s.tt.store(present, k2, kh, v, false)
 	return v, false
 }

@@ -60,23 +60,27 @@ func ttHash(k1, k2 uint64) uint64 {
 }
 
 // find returns the stored value of the key: a lower bound on the best
-// score, whether it is exact, and whether there was one.
-func (t *table) find(k1, k2 uint64) (int, bool, bool) {
+// score, whether it is exact, and whether there was one; and the key's
+// hash, for store.
+func (t *table) find(k1, k2 uint64) (int, bool, bool, uint64) {
 	if k2 >= narrowK2 {
-		return t.wide.find(k1, k2)
+		l, e, ok := t.wide.find(k1, k2)
+		return l, e, ok, 0
 	}
-	b := t.e[ttHash(k1, k2)&t.mask&^(ways-1):][:ways]
+	h := ttHash(k1, k2)
+	b := t.e[h&t.mask&^(ways-1):][:ways]
 	tag := t.gen | k2<<33
 	for i := range b {
 		if b[i].k1 == k1 && b[i].w&^(1<<33-1<<16) == tag {
 			w := b[i].w
-			return int(w>>16&0xffff) - 32768, w>>32&1 == 1, true
+			return int(w>>16&0xffff) - 32768, w>>32&1 == 1, true, h
 		}
 	}
-	return 0, false, false
+	return 0, false, false, h
 }
 
-func (t *table) store(k1, k2 uint64, lower int, exact bool) {
+// store stores the key's value; h is its hash from find.
+func (t *table) store(k1, k2, h uint64, lower int, exact bool) {
 	if k2 >= narrowK2 {
 		t.wide.store(k1, k2, lower, exact)
 		return
@@ -88,11 +92,11 @@ func (t *table) store(k1, k2 uint64, lower int, exact bool) {
 	if exact {
 		w |= 1 << 32
 	}
-	t.put(k1, k2, w)
+	t.put(k1, k2, h, w)
 }
 
-func (t *table) put(k1, k2, w uint64) {
-	b := t.e[ttHash(k1, k2)&t.mask&^(ways-1):][:ways]
+func (t *table) put(k1, k2, h, w uint64) {
+	b := t.e[h&t.mask&^(ways-1):][:ways]
 	tag := t.gen | k2<<33
 	victim, vc := 0, 65
 	for i := range b {
@@ -134,7 +138,7 @@ func (t *table) grow() {
 	t.used = 0
 	for _, e := range t.tmp {
 		k2 := e.w >> 33
-		t.put(e.k1, k2, e.w&^0xffff|t.gen)
+		t.put(e.k1, k2, ttHash(e.k1, k2), e.w&^0xffff|t.gen)
 	}
 }
 

@@ -319,10 +319,11 @@ func (s *Solver) deficiency(present uint64, top uint8, next, end int) int {
 	// cards that can never be played (they take no predecessor and are
 	// none).
 	var sup, dem [15]int
+	c1, c2 := &s.count1[next], &s.count1[end]
 	for r := 1; r <= 13; r++ {
 		c := bits.OnesCount64(present & s.rankPos[r])
 		dem[r] = c
-		sup[r] = c + int(s.count1[next][r]) - int(s.count1[end][r])
+		sup[r] = c + int(c1[r]) - int(c2[r])
 	}
 	// A joker on top, or no card (a free start), takes any card: one
 	// more predecessor for any rank, which matches at most one more card.
@@ -713,6 +714,9 @@ func (s *Solver) possible(present uint64, top uint8, redeals int, stockRanks uin
 			fit := s.fitLo[avail&127] | s.fitHi[avail>>7&127]
 			// Smear every card that fits no rank down its column.
 			d := present &^ fit
+			if d == 0 {
+				return present
+			}
 			for i, m := range s.rowGE {
 				d |= (d & m) >> (1 << i)
 			}

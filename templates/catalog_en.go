@@ -268,7 +268,7 @@ var en = map[string]string{
 	"howto.tip4":              "Dig out deep cards: free the longest columns first.",
 	"howto.tip5":              "Keep link cards: a card that joins two runs is worth saving for later.",
 	"howto.odds":              "How often can a deal be cleared?",
-	"howto.oddsText":          "With perfect knowledge of the stock: strict Golf about 27% of deals, queen on king about 45.1%, wrap about 93%, Black Hole about 87%.",
+	"howto.oddsText":          "With perfect knowledge of the stock, our solver clears (100,000 deals each): strict Golf 26.2%, queen on king 45.2%, wrap 92.9%, Black Hole 87.1%; and (2,000 deals each) six columns 47.6%, free start 56.1%, one joker 62.6%, All in a Row 67.7%, TriPeaks 96.9%, Pyramid Golf 15.7%.",
 	"howto.history":           "History",
 	"howto.historyText":       "Golf is an old patience, listed by David Parlett among the one-foundation games. It is called Golf because it is scored like golf: strokes, par and a round of nine holes, lowest score wins. Not to be confused with the multiplayer card game Six-Card Golf.",
 	"howto.fair":              "Fair deals",

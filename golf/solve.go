@@ -429,7 +429,7 @@ func (s *Solver) leastStuck(present, poss, cards uint64, u int) int {
 		if x&(pm&-pm) == 0 || (x+pm&-pm)&x != 0 {
 			return u // not a run from the bottom (a made-up position)
 		}
-		var cost [8]int
+		var cost [MaxPositions + 1]int
 		n := 0
 		for q := c; q != 0 && n < len(cost)-1; q &= q - 1 {
 			p := bits.TrailingZeros64(q) // the lowest position is the deepest

@@ -146,6 +146,17 @@ func do(t *testing.T, ctx context.Context, what string, actions ...chromedp.Acti
 	}
 }
 
+// clickJS clicks the element by script. A mouse click aims where the
+// element was when it was found; a line arriving in between (the solver's
+// best score, shown when it is ready) can move it.
+func clickJS(t *testing.T, ctx context.Context, what, sel string) {
+	t.Helper()
+	if !eval[bool](t, ctx, `(() => { const e = document.querySelector(`+jsString(sel)+`); if (!e) return false; e.click(); return true })()`) {
+		shot(t, ctx, "failed-"+sanitize(what))
+		t.Fatalf("%s: no element %s", what, sel)
+	}
+}
+
 func sanitize(s string) string {
 	return strings.Map(func(r rune) rune {
 		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {

@@ -90,7 +90,7 @@ func TestMatchThroughTheLobby(t *testing.T) {
 	if got := eval[int](t, ana, `document.querySelectorAll('#scorecard [data-testid^=score-row-]').length`); got != 2 {
 		t.Errorf("scorecard rows = %d, want 2", got)
 	}
-	do(t, ana, "Ana verifies the seed", chromedp.Click(chromedp.CSS(`[data-testid=verify]`)))
+	clickJS(t, ana, "Ana verifies the seed", `[data-testid=verify]`)
 	waitJS(t, ana, "the seed verifies", `document.querySelector('[data-testid=verify-result]').dataset.ok === 'true'`)
 	if got := eval[int](t, ana, `document.querySelectorAll('#chart polyline').length`); got != 2 {
 		t.Errorf("chart lines = %d, want 2", got)
@@ -116,7 +116,7 @@ func TestMatchThroughTheLobby(t *testing.T) {
 	// The replay: Ana's own hole is shown at once; step with the buttons
 	// and the keyboard to the last board, which matches her final board.
 	waitJS(t, ana, "the replay shows", `!document.querySelector('[data-testid=replay-player]').hidden && document.querySelector('[data-testid=replay-step]').textContent !== ''`)
-	do(t, ana, "next move", chromedp.Click(chromedp.CSS(`[data-testid=replay-next]`)))
+	clickJS(t, ana, "next move", `[data-testid=replay-next]`)
 	waitJS(t, ana, "step 1", `document.querySelector('[data-testid=replay-player]').dataset.step === '1' && document.querySelector('[data-testid=replay-move]').textContent.length > 0`)
 	do(t, ana, "last move by key", chromedp.Focus(chromedp.CSS(`[data-testid=replay-player]`)), chromedp.KeyEvent(kb.End))
 	waitJS(t, ana, "the last board", `(() => { const p = document.querySelector('[data-testid=replay-player]'); return p.dataset.step === p.dataset.last && p.dataset.last !== '0'; })()`)
@@ -126,7 +126,7 @@ func TestMatchThroughTheLobby(t *testing.T) {
 	do(t, ana, "back by key", chromedp.KeyEvent(kb.ArrowLeft))
 	waitJS(t, ana, "one step back", `(() => { const p = document.querySelector('[data-testid=replay-player]'); return Number(p.dataset.step) === Number(p.dataset.last) - 1; })()`)
 	// From the scorecard: Bo's hole.
-	do(t, ana, "Bo's score opens his replay", chromedp.Click(chromedp.CSS(`[data-testid=replay-1-1]`)))
+	clickJS(t, ana, "Bo's score opens his replay", `[data-testid=replay-1-1]`)
 	waitJS(t, ana, "Bo's replay", `document.querySelector('[data-testid=replay-seat]').value === '1' && document.querySelector('[data-testid=replay-player]').dataset.step === '0' && document.activeElement === document.querySelector('[data-testid=replay-player]')`)
 	shot(t, ana, "07-replay")
 

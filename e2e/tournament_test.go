@@ -104,10 +104,7 @@ func TestTournamentInTheBrowser(t *testing.T) {
 	// watcher can step through her hole 1 board by board.
 	do(t, watcher, "the watcher watches Ana", chromedp.Click(chromedp.CSS(`[data-testid=lb-row] button`)))
 	waitJS(t, watcher, "hole 1 can be replayed", `!!document.querySelector('[data-testid=t-watch-replay] button[data-hole="1"]')`)
-	// A click by script: a mouse click aims at where the button was, and
-	// the "best possible" line, which arrives when the solver is done,
-	// can push the button down in between.
-	eval[bool](t, watcher, `(() => { document.querySelector('[data-testid=t-watch-replay] button[data-hole="1"]').click(); return true })()`)
+	clickJS(t, watcher, "the watcher replays hole 1", `[data-testid=t-watch-replay] button[data-hole="1"]`)
 	waitJS(t, watcher, "the deal is drawn", `document.querySelectorAll('#t-replay-view .card').length > 0`)
 	eval[bool](t, watcher, `(() => { [...document.querySelectorAll('#t-replay-view button')].find(b => b.textContent === 'Last').click(); return true })()`)
 	waitJS(t, watcher, "the last board is shown", `(() => { const m = document.getElementById('t-replay-step').textContent.match(/(\d+)\D+(\d+)/); return !!m && m[1] === m[2] && m[1] !== '0'; })()`)

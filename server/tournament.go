@@ -329,7 +329,7 @@ type playState struct {
 
 func (s *Server) play(ctx context.Context, h *thub, token string) (protocol.PlayGrant, error) {
 	th := hashToken(token)
-	res := h.do(ctx, &tcmd{read: func(t *tourney.Tournament) any {
+	data, err := h.read(ctx, func(t *tourney.Tournament) any {
 		e := t.EntrantOf(th)
 		if e < 0 {
 			return tourney.ErrNoEntrant
@@ -353,14 +353,11 @@ func (s *Server) play(ctx context.Context, h *thub, token string) (protocol.Play
 			}
 		}
 		return ps
-	}})
-	if res.err != nil {
-		return protocol.PlayGrant{}, res.err
-	}
-	if err, ok := res.data.(error); ok {
+	})
+	if err != nil {
 		return protocol.PlayGrant{}, err
 	}
-	ps := res.data.(playState)
+	ps := data.(playState)
 	if ps.match {
 		if ps.seat < 0 {
 			return protocol.PlayGrant{}, fmt.Errorf("%w: your next match is not ready", tourney.ErrNotStarted)
@@ -850,23 +847,19 @@ func (s *Server) getLeaderboard(w http.ResponseWriter, r *http.Request) {
 		token = q.Get("around")
 	}
 	s.withTournament(w, r, func(h *thub) {
-		res := h.do(r.Context(), &tcmd{read: func(t *tourney.Tournament) any {
+		data, err := h.read(r.Context(), func(t *tourney.Tournament) any {
 			e, _ := viewer(t, token)
 			lb, err := leaderboardOf(r.Context(), h.board, t, page, size, e)
 			if err != nil {
 				return err
 			}
 			return lb
-		}})
-		if res.err != nil {
-			s.fail(w, res.err)
-			return
-		}
-		if err, ok := res.data.(error); ok {
+		})
+		if err != nil {
 			s.fail(w, err)
 			return
 		}
-		writeJSON(w, http.StatusOK, res.data)
+		writeJSON(w, http.StatusOK, data)
 	})
 }
 
@@ -1104,7 +1097,7 @@ func (s *Server) getEntrantReplay(w http.ResponseWriter, r *http.Request) {
 			safe   bool
 			counts bool
 		}
-		res := h.do(r.Context(), &tcmd{read: func(t *tourney.Tournament) any {
+		data, err := h.read(r.Context(), func(t *tourney.Tournament) any {
 			if n < 0 || n >= len(t.Entrants) {
 				return tourney.ErrNoEntrant
 			}
@@ -1129,16 +1122,12 @@ func (s *Server) getEntrantReplay(w http.ResponseWriter, r *http.Request) {
 			}
 			tg.safe = t.Safe(rd, hole)
 			return tg
-		}})
-		if res.err != nil {
-			s.fail(w, res.err)
-			return
-		}
-		if err, ok := res.data.(error); ok {
+		})
+		if err != nil {
 			s.fail(w, err)
 			return
 		}
-		tg := res.data.(target)
+		tg := data.(target)
 		if !tg.safe {
 			writeError(w, http.StatusConflict, protocol.ErrCodeNotFinished, "that hole is not safe yet: its boards are shown once everyone still to play it has finished it")
 			return

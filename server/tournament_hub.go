@@ -233,6 +233,19 @@ func (h *thub) do(ctx context.Context, c *tcmd) tresult {
 	}
 }
 
+// read runs f on the loop and returns what it returns; an error it
+// returns comes back as the error.
+func (h *thub) read(ctx context.Context, f func(t *tourney.Tournament) any) (any, error) {
+	res := h.do(ctx, &tcmd{read: f})
+	if res.err != nil {
+		return nil, res.err
+	}
+	if err, ok := res.data.(error); ok {
+		return nil, err
+	}
+	return res.data, nil
+}
+
 func (h *thub) loop() {
 	defer close(h.done)
 	defer func() {

@@ -954,15 +954,19 @@ func (s *Solver) search(present uint64, top uint8, next, redeals int, h uint64) 
 	// two loose ones leave positions the same but for the names of the
 	// two cards.
 	var loose, firm uint16 // ranks of loose cards played, of others playable
-	for i := 0; i < n; i++ {
-		if p := order[i]; present&(s.coveredBy[p]|s.piles[s.pileOf[p]]) != 1<<p {
+	var looseAt uint64     // the playable loose cards
+	for q := play; q != 0; q &= q - 1 {
+		p := bits.TrailingZeros64(q)
+		if present&(s.coveredBy[p]|s.piles[s.pileOf[p]]) == 1<<p {
+			looseAt |= 1 << p
+		} else {
 			firm |= 1 << s.rank[p]
 		}
 	}
 	for i := 0; i < n; i++ {
 		p := order[i]
 		r := s.rank[p]
-		if present&(s.coveredBy[p]|s.piles[s.pileOf[p]]) == 1<<p {
+		if looseAt>>p&1 == 1 {
 			if (loose|firm)>>r&1 == 1 {
 				continue
 			}

@@ -78,6 +78,7 @@ type Solver struct {
 	// rowLT[i]: with cols, the positions at least 1<<i rows below the
 	// top of their column
 	rowLT []uint64
+	ge    [3]uint64 // rowGE, padded with 0 (for columns up to 8 deep)
 	// coveredBy[p]: the positions p covers
 	coveredBy [MaxPositions]uint64
 	// fitLo[m] | fitHi[m']: positions whose card may go on a rank of
@@ -213,6 +214,7 @@ func (s *Solver) setup(pos position) {
 		}
 	}
 	s.rowGE, s.rowLT = s.rowGE[:0], s.rowLT[:0]
+	s.ge = [3]uint64{}
 	for k := 1; s.cols && k < l.Rows; k *= 2 {
 		var m, lt uint64
 		for p := 0; p < s.n; p++ {
@@ -222,6 +224,9 @@ func (s *Solver) setup(pos position) {
 			if p%l.Rows < l.Rows-k {
 				lt |= 1 << p
 			}
+		}
+		if len(s.rowGE) < len(s.ge) {
+			s.ge[len(s.rowGE)] = m
 		}
 		s.rowGE = append(s.rowGE, m)
 		s.rowLT = append(s.rowLT, lt)
@@ -762,6 +767,90 @@ func (s *Solver) possible(present uint64, top uint8, redeals int, stockRanks uin
 	return possible
 }
 
+// sepRuns is how many of the last runs runReach follows one by one (more
+// cut more nodes but cost more than they save).
+const sepRuns = 3
+
+// runReach is a set holding every present card that a line could play
+// before turning the stock card end. A line is a series of runs: plays
+// from the top now, then from each stock card turned, each card going on
+// the one before. A run plays only cards that the relaxation of possible
+// reaches from its own start card, where a card is free if the cards over
+// it could have been played by earlier runs or by this one. (The runs
+// before the last sepRuns are taken together: the relaxation from all
+// their start cards at once holds each of them.)
+//
+// This is what makes a short stock count: possible lets every stock card
+// serve at any time, and a run that could go anywhere then clears the
+// tableau however few turns are left.
+func (s *Solver) runReach(present uint64, top uint8, next, end int) uint64 {
+	if top == noneIdx {
+		return present
+	}
+	avail := uint16(1) << top
+	if split := end - sepRuns; split > next {
+		for _, r := range s.cur[next:split] {
+			avail |= 1 << r
+		}
+		next = split
+	}
+	gone := s.reach(present, 0, avail)
+	for i := next; i < end && gone != present; i++ {
+		gone |= s.reach(present, gone, 1<<s.cur[i])
+	}
+	return gone
+}
+
+// reach is the set of present cards that one run starting on a rank of
+// avail could play (by the relaxation of possible), when the cards of
+// gone may be gone already. Gone cards block nothing, and the run may
+// play them too: a card an earlier run could have played may still be
+// there.
+func (s *Solver) reach(present, gone uint64, avail uint16) uint64 {
+	if s.cols && len(s.rowGE) <= len(s.ge) {
+		fit := s.fitLo[avail&127] | s.fitHi[avail>>7&127]
+		seen := s.posLo[avail&127] | s.posHi[avail>>7&127] // cards of ranks in avail
+		for {
+			// A card that fits no rank yet and may still be there blocks
+			// every card under it.
+			d := present &^ fit &^ gone
+			d |= d & s.ge[0] >> 1
+			d |= d & s.ge[1] >> 2
+			d |= d & s.ge[2] >> 4
+			ok := present & fit &^ d
+			q := ok &^ seen
+			if q == 0 {
+				return ok
+			}
+			for q != 0 {
+				r := s.rank[bits.TrailingZeros64(q)&63]
+				fit |= s.fitPos[r]
+				seen |= s.rankPos[r]
+				q &^= s.rankPos[r]
+			}
+		}
+	}
+	var ok uint64
+	for {
+		grew := false
+		for q := present &^ ok; q != 0; {
+			p := 63 - bits.LeadingZeros64(q)
+			q &^= 1 << p
+			if s.covers[p]&present&^ok&^gone != 0 || s.onto[s.rank[p]]&avail == 0 {
+				continue
+			}
+			ok |= 1 << p
+			if r := s.rank[p]; avail>>r&1 == 0 || !s.ordered {
+				avail |= 1 << r
+				grew = true
+			}
+		}
+		if !grew {
+			return ok
+		}
+	}
+}
+
 func (s *Solver) allPositions() uint64 { return allBits(s.n) }
 
 // playOrder fills dst with the playable positions, best first.
@@ -913,7 +1002,12 @@ func (s *Solver) search(present uint64, top uint8, next, redeals int, h uint64) 
 	} else {
 		// Cards the relaxation can never play stay; the others need
 		// their own predecessors (see deficiency).
-		poss := s.possible(present, top, redeals, s.suffix[next])
+		var poss uint64
+		if redeals == 0 {
+			poss = s.runReach(present, top, next, len(s.cur))
+		} else {
+			poss = s.possible(present, top, redeals, s.suffix[next])
+		}
 		r := bits.OnesCount64(present &^ poss)
 		if s.match && r < s.inc {
 			r += s.matchBound(present, poss, top, next, len(s.cur), s.inc-r)
@@ -932,12 +1026,7 @@ func (s *Solver) search(present uint64, top uint8, next, redeals int, h uint64) 
 		}
 		// Only a clear with at least 1-inc stock cards left would do, so
 		// only the stock cards before those may be used.
-		end := len(s.cur) + s.inc - 1
-		var m uint16
-		for _, r := range s.cur[next:end] {
-			m |= 1 << r
-		}
-		if s.relax(present, top, next, 0, m) > 0 {
+		if s.runReach(present, top, next, len(s.cur)+s.inc-1) != present {
 			return s.inc, false
 		}
 	}

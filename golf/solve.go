@@ -775,10 +775,10 @@ const sepRuns = 3
 // before turning the stock card end. A line is a series of runs: plays
 // from the top now, then from each stock card turned, each card going on
 // the one before. A run plays only cards that the relaxation of possible
-// reaches from its own start card, where a card is free if the cards over
-// it could have been played by earlier runs or by this one. (The runs
-// before the last sepRuns are taken together: the relaxation from all
-// their start cards at once holds each of them.)
+// reaches from its own start card (see reachRun), where a card is free if
+// the cards over it could have been played by earlier runs or by this
+// one. (The runs before the last sepRuns are taken together: the
+// relaxation from all their start cards at once holds each of them.)
 //
 // This is what makes a short stock count: possible lets every stock card
 // serve at any time, and a run that could go anywhere then clears the
@@ -787,18 +787,54 @@ func (s *Solver) runReach(present uint64, top uint8, next, end int) uint64 {
 	if top == noneIdx {
 		return present
 	}
-	avail := uint16(1) << top
+	var gone uint64
 	if split := end - sepRuns; split > next {
+		avail := uint16(1) << top
 		for _, r := range s.cur[next:split] {
 			avail |= 1 << r
 		}
+		gone = s.reach(present, 0, avail)
 		next = split
+	} else {
+		gone = s.reachRun(present, 0, top)
 	}
-	gone := s.reach(present, 0, avail)
 	for i := next; i < end && gone != present; i++ {
-		gone |= s.reach(present, gone, 1<<s.cur[i])
+		gone |= s.reachRun(present, gone, s.cur[i])
 	}
 	return gone
+}
+
+// reachRun is reach for one run from a card of rank start, which takes
+// only the run's first card: that card must be free when the run starts
+// (nothing over it but cards of gone), and every later card goes on a
+// card of the run.
+func (s *Solver) reachRun(present, gone uint64, start uint8) uint64 {
+	if start == 0 {
+		return s.reach(present, gone, 1) // a joker: the first card is any free card, a case reach covers
+	}
+	var first uint64
+	if s.cols && len(s.rowGE) <= len(s.ge) {
+		y := present &^ gone // smeared down: cards with one of these over them are not free
+		y |= y & s.ge[0] >> 1
+		y |= y & s.ge[1] >> 2
+		y |= y & s.ge[2] >> 4
+		first = present & s.fitPos[start] &^ (y & s.ge[0] >> 1)
+	} else {
+		for q := present & s.fitPos[start]; q != 0; q &= q - 1 {
+			p := bits.TrailingZeros64(q)
+			if s.covers[p]&present&^gone == 0 {
+				first |= 1 << p
+			}
+		}
+	}
+	if first == 0 {
+		return 0
+	}
+	var avail uint16
+	for q := first; q != 0; q &= q - 1 {
+		avail |= 1 << s.rank[bits.TrailingZeros64(q)&63]
+	}
+	return s.reachFirst(present, gone, avail, first)
 }
 
 // reach is the set of present cards that one run starting on a rank of
@@ -807,8 +843,14 @@ func (s *Solver) runReach(present uint64, top uint8, next, end int) uint64 {
 // play them too: a card an earlier run could have played may still be
 // there.
 func (s *Solver) reach(present, gone uint64, avail uint16) uint64 {
+	return s.reachFirst(present, gone, avail, 0)
+}
+
+// reachFirst is reach where the cards of first may be played too (they
+// go on the run's start card).
+func (s *Solver) reachFirst(present, gone uint64, avail uint16, first uint64) uint64 {
 	if s.cols && len(s.rowGE) <= len(s.ge) {
-		fit := s.fitLo[avail&127] | s.fitHi[avail>>7&127]
+		fit := s.fitLo[avail&127] | s.fitHi[avail>>7&127] | first
 		seen := s.posLo[avail&127] | s.posHi[avail>>7&127] // cards of ranks in avail
 		for {
 			// A card that fits no rank yet and may still be there blocks
@@ -830,7 +872,7 @@ func (s *Solver) reach(present, gone uint64, avail uint16) uint64 {
 			}
 		}
 	}
-	var ok uint64
+	ok := first
 	for {
 		grew := false
 		for q := present &^ ok; q != 0; {

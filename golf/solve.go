@@ -1094,6 +1094,14 @@ func (s *Solver) search(present uint64, top uint8, next, redeals int, h uint64) 
 			firm |= 1 << s.rank[p]
 		}
 	}
+	if redeals == 0 {
+		// Load the children's table buckets now, so that their misses
+		// overlap.
+		for i := 0; i < n; i++ {
+			p := order[i]
+			s.tt.touch(present&^(1<<p), uint64(next)|uint64(s.rank[p])<<8)
+		}
+	}
 	for i := 0; i < n; i++ {
 		p := order[i]
 		r := s.rank[p]

@@ -84,14 +84,17 @@ type Solver struct {
 	// fitLo[m] | fitHi[m']: positions whose card may go on a rank of
 	// m | m'<<7; posLo, posHi: positions of those ranks.
 	fitLo, fitHi, posLo, posHi [128]uint64
-	neg                        bool
-	stock1                     []uint8
-	suffix1                    []uint16
-	stock2                     []uint8
-	suffix2                    []uint16
-	cur                        []uint8  // the stock being turned (stock1, or stock2 after a redeal)
-	suffix                     []uint16 // suffix[i]: rank bits of cur[i:]
-	ranksOf                    uint16   // rank bits of every card off the tableau at the start
+	// rankBits[i][m]: the ranks of the cards at positions m<<(7*i), for
+	// layouts of up to 35 positions (see ranksAt)
+	rankBits [5][128]uint16
+	neg      bool
+	stock1   []uint8
+	suffix1  []uint16
+	stock2   []uint8
+	suffix2  []uint16
+	cur      []uint8  // the stock being turned (stock1, or stock2 after a redeal)
+	suffix   []uint16 // suffix[i]: rank bits of cur[i:]
+	ranksOf  uint16   // rank bits of every card off the tableau at the start
 	// The matching bound (see deficiency), for strict and queen-on-king
 	// without jokers or redeals.
 	match   bool
@@ -275,6 +278,19 @@ func (s *Solver) setup(pos position) {
 			}
 		}
 		s.fitLo[m], s.fitHi[m], s.posLo[m], s.posHi[m] = fl, fh, pl, ph
+	}
+	if s.n <= 35 {
+		for i := range s.rankBits {
+			for m := 0; m < 128; m++ {
+				var r uint16
+				for b := 0; b < 7; b++ {
+					if p := 7*i + b; m>>b&1 == 1 && p < s.n {
+						r |= 1 << s.rank[p]
+					}
+				}
+				s.rankBits[i][m] = r
+			}
+		}
 	}
 	s.neg = pos.v.Options.NegativeScore
 	s.stock1 = s.stock1[:0]
@@ -830,11 +846,22 @@ func (s *Solver) reachRun(present, gone uint64, start uint8) uint64 {
 	if first == 0 {
 		return 0
 	}
-	var avail uint16
-	for q := first; q != 0; q &= q - 1 {
-		avail |= 1 << s.rank[bits.TrailingZeros64(q)&63]
+	return s.reachFirst(present, gone, s.ranksAt(first), first)
+}
+
+// ranksAt is the set of ranks of the cards at the positions of m.
+func (s *Solver) ranksAt(m uint64) uint16 {
+	if s.n <= 35 {
+		t := &s.rankBits
+		return t[0][m&127] | t[1][m>>7&127] | t[2][m>>14&127] | t[3][m>>21&127] | t[4][m>>28&127]
 	}
-	return s.reachFirst(present, gone, avail, first)
+	var r uint16
+	for m != 0 {
+		x := s.rank[bits.TrailingZeros64(m)&63]
+		r |= 1 << x
+		m &^= s.rankPos[x]
+	}
+	return r
 }
 
 // reach is the set of present cards that one run starting on a rank of
@@ -850,9 +877,8 @@ func (s *Solver) reach(present, gone uint64, avail uint16) uint64 {
 // go on the run's start card).
 func (s *Solver) reachFirst(present, gone uint64, avail uint16, first uint64) uint64 {
 	if s.cols && len(s.rowGE) <= len(s.ge) {
-		fit := s.fitLo[avail&127] | s.fitHi[avail>>7&127] | first
-		seen := s.posLo[avail&127] | s.posHi[avail>>7&127] // cards of ranks in avail
 		for {
+			fit := s.fitLo[avail&127] | s.fitHi[avail>>7&127] | first
 			// A card that fits no rank yet and may still be there blocks
 			// every card under it.
 			d := present &^ fit &^ gone
@@ -860,16 +886,11 @@ func (s *Solver) reachFirst(present, gone uint64, avail uint16, first uint64) ui
 			d |= d & s.ge[1] >> 2
 			d |= d & s.ge[2] >> 4
 			ok := present & fit &^ d
-			q := ok &^ seen
-			if q == 0 {
+			more := avail | s.ranksAt(ok)
+			if more == avail {
 				return ok
 			}
-			for q != 0 {
-				r := s.rank[bits.TrailingZeros64(q)&63]
-				fit |= s.fitPos[r]
-				seen |= s.rankPos[r]
-				q &^= s.rankPos[r]
-			}
+			avail = more
 		}
 	}
 	ok := first

@@ -823,11 +823,8 @@ func (s *Solver) runReach(present uint64, top uint8, next, end int) uint64 {
 // reachRun is reach for one run from a card of rank start, which takes
 // only the run's first card: that card must be free when the run starts
 // (nothing over it but cards of gone), and every later card goes on a
-// card of the run.
+// card of the run. (A joker start takes any free card first.)
 func (s *Solver) reachRun(present, gone uint64, start uint8) uint64 {
-	if start == 0 {
-		return s.reach(present, gone, 1) // a joker: the first card is any free card, a case reach covers
-	}
 	var first uint64
 	if s.cols && len(s.rowGE) <= len(s.ge) {
 		y := present &^ gone // smeared down: cards with one of these over them are not free

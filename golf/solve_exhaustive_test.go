@@ -292,3 +292,59 @@ func TestLuby(t *testing.T) {
 		}
 	}
 }
+
+// playedBy is the set of tableau positions that some line from s plays
+// while turning at most turns stock cards (plain exhaustive search).
+func playedBy(s *State, turns int) uint64 {
+	var u uint64
+	for _, m := range s.Legal() {
+		if m == TurnMove {
+			if turns == 0 {
+				continue
+			}
+		}
+		c := s.Clone()
+		if err := c.Apply(m); err != nil {
+			panic(err)
+		}
+		t := turns
+		if m == TurnMove {
+			t--
+		}
+		u |= s.present &^ c.present | playedBy(c, t)
+	}
+	return u
+}
+
+// TestRunReachSound checks runReach against exhaustive search: every card
+// that some line plays before turning the stock card end is in the set,
+// for every end.
+func TestRunReachSound(t *testing.T) {
+	t.Parallel()
+	cases := heavy(300)
+	var s Solver
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, sv := range solveVariants {
+		v, err := NewVariant(sv.game, sv.opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v.Options.Redeals > 0 {
+			continue // runReach is not used with redeals
+		}
+		for i := 0; i < cases; i++ {
+			_, st, pos := smallCase(v, i+1, rng)
+			s.setup(pos)
+			top := uint8(noneIdx)
+			if s.nWaste > 0 {
+				top = s.waste[s.nWaste-1]
+			}
+			for end := 0; end <= len(s.cur); end++ {
+				got := s.runReach(pos.present, top, 0, end)
+				if want := playedBy(st, end); want&^got != 0 {
+					t.Fatalf("%s case %d, stock cards turned %d: lines play %#x, runReach has only %#x", v, i, end, want, got)
+				}
+			}
+		}
+	}
+}

@@ -874,14 +874,16 @@ func (s *Solver) reach(present, gone uint64, avail uint16) uint64 {
 // go on the run's start card).
 func (s *Solver) reachFirst(present, gone uint64, avail uint16, first uint64) uint64 {
 	if s.cols && len(s.rowGE) <= len(s.ge) {
+		g0, g1, g2 := s.ge[0], s.ge[1], s.ge[2]
+		there := present &^ gone // cards that may still be there
 		for {
 			fit := s.fitLo[avail&127] | s.fitHi[avail>>7&127] | first
 			// A card that fits no rank yet and may still be there blocks
 			// every card under it.
-			d := present &^ fit &^ gone
-			d |= d & s.ge[0] >> 1
-			d |= d & s.ge[1] >> 2
-			d |= d & s.ge[2] >> 4
+			d := there &^ fit
+			d |= d & g0 >> 1
+			d |= d & g1 >> 2
+			d |= d & g2 >> 4
 			ok := present & fit &^ d
 			more := avail | s.ranksAt(ok)
 			if more == avail {

@@ -885,11 +885,11 @@ func (s *Solver) reachFirst(present, gone uint64, avail uint16, first uint64) ui
 			d |= d & g1 >> 2
 			d |= d & g2 >> 4
 			ok := present & fit &^ d
-			more := avail | s.ranksAt(ok)
-			if more == avail {
+			q := ok &^ (s.posLo[avail&127] | s.posHi[avail>>7&127]) // of ranks not in avail
+			if q == 0 {
 				return ok
 			}
-			avail = more
+			avail |= s.ranksAt(q)
 		}
 	}
 	ok := first

@@ -298,10 +298,8 @@ func TestLuby(t *testing.T) {
 func playedBy(s *State, turns int) uint64 {
 	var u uint64
 	for _, m := range s.Legal() {
-		if m == TurnMove {
-			if turns == 0 {
-				continue
-			}
+		if m == TurnMove && turns == 0 {
+			continue
 		}
 		c := s.Clone()
 		if err := c.Apply(m); err != nil {
@@ -311,7 +309,7 @@ func playedBy(s *State, turns int) uint64 {
 		if m == TurnMove {
 			t--
 		}
-		u |= s.present &^ c.present | playedBy(c, t)
+		u |= s.present&^c.present | playedBy(c, t)
 	}
 	return u
 }

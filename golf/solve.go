@@ -889,7 +889,12 @@ func (s *Solver) reachFirst(present, gone uint64, avail uint16, first uint64) ui
 			if q == 0 {
 				return ok
 			}
-			avail |= s.ranksAt(q)
+			if s.n <= 35 { // ranksAt, inlined
+				t := &s.rankBits
+				avail |= t[0][q&127] | t[1][q>>7&127] | t[2][q>>14&127] | t[3][q>>21&127] | t[4][q>>28&127]
+			} else {
+				avail |= s.ranksAt(q)
+			}
 		}
 	}
 	ok := first

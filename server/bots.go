@@ -40,6 +40,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
 	"strings"
 	"time"
@@ -178,17 +179,22 @@ func (s *Server) addBot(w http.ResponseWriter, r *http.Request) {
 // errShuttingDown refuses new bots while the server closes.
 var errShuttingDown = fmt.Errorf("%w: the server is shutting down", store.ErrUnavailable)
 
-// selfURL is where bots connect: Options.SelfURL, or the address the
-// request came in on.
+// selfURL is where bots connect: Options.SelfURL, or the local address
+// of the connection the request came in on. Never the request's Host
+// header: a client sets that, and could send the server's bot (and its
+// seat's token) to any host it likes.
 func (s *Server) selfURL(r *http.Request) string {
 	if s.opts.SelfURL != "" {
 		return s.opts.SelfURL
 	}
 	scheme := "http"
 	if r.TLS != nil {
-		scheme = "https"
+		scheme = "https" // the certificate must then hold the address: set SelfURL
 	}
-	return scheme + "://" + r.Host
+	if a, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr); ok {
+		return scheme + "://" + a.String()
+	}
+	return scheme + "://" + r.Host // no connection (a handler called directly)
 }
 
 func (s *Server) botsClosed() bool {

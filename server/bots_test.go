@@ -320,3 +320,51 @@ func TestBotLeaseOneRunner(t *testing.T) {
 		checkBotPlayedOut(t, cl, g.Code, seat, name)
 	})
 }
+
+// TestAddBotIgnoresHostHeader: without Options.SelfURL a bot connects to
+// the local address the request came in on, not to the request's Host
+// header (which the client chooses: it could send the bot, and its seat's
+// token, to any host).
+func TestAddBotIgnoresHostHeader(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, func(o *server.Options) { o.SelfURL = "" })
+	ctx := testCtx(t)
+	grants := e.create(t, ctx, map[string]any{"format": "match", "holes": 1, "public": false}, "Ana")
+	code := grants[0].Code
+	body, _ := json.Marshal(map[string]string{"token": grants[0].Token, "level": "random"})
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, e.ts+"/api/rooms/"+code+"/bots", bytes.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Host = "203.0.113.9:1" // a documentation address: nothing answers there
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusCreated {
+		t.Fatalf("add bot: %s", resp.Status)
+	}
+	c := dial(t, ctx, e.ts, code, grants[0].Token)
+	if _, err := c.WaitView(ctx, func(v *match.View) bool { return len(v.Seats) == 2 && v.Seats[1].Ready }); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	// The bot moves, so it reached the server.
+	wctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	_, err = c.WaitView(wctx, func(v *match.View) bool {
+		for _, p := range v.Progress {
+			if p.Seat == 1 && p.Moves > 0 {
+				return true
+			}
+		}
+		return false
+	})
+	if err != nil {
+		t.Fatalf("the bot never moved: %v", err)
+	}
+}

@@ -69,9 +69,11 @@ type Options struct {
 	// Now is the clock; default time.Now.
 	Now func() time.Time
 	// SelfURL is this server's own base URL (http://127.0.0.1:8080), where
-	// the bots a host adds connect; default: the address of the request
-	// that added the bot. Only a server with a SelfURL resumes the bots
-	// of instances that stopped (bots.go).
+	// the bots a host adds connect; default: the local address of the
+	// connection that added the bot (never its Host header; behind TLS
+	// set SelfURL, since the certificate will not name that address).
+	// Only a server with a SelfURL resumes the bots of instances that
+	// stopped (bots.go).
 	SelfURL string
 	// BotThink is a bot's pause before each move; default 300ms.
 	BotThink time.Duration

@@ -71,14 +71,15 @@ type Solver struct {
 	onto    [15]uint16 // onto[r]: top rank indexes a card of rank index r may go on
 	fitPos  [15]uint64 // fitPos[t]: positions whose card may go on top rank index t
 	ordered bool       // every cover of p is a higher position than p
-	cols    bool       // columns: each position covered by the next of its pile
+	// cols: columns up to 8 deep, each position covered by the next of
+	// its pile (every columns layout; see smearDown)
+	cols bool
 	// rowGE[i]: with cols, the positions at least 1<<i rows up their
-	// column, as many as needed to reach from the top row to the bottom
-	rowGE []uint64
+	// column (0 where the columns are not that deep)
+	rowGE [3]uint64
 	// rowLT[i]: with cols, the positions at least 1<<i rows below the
 	// top of their column
 	rowLT []uint64
-	ge    [3]uint64 // rowGE, padded with 0 (for columns up to 8 deep)
 	// coveredBy[p]: the positions p covers
 	coveredBy [MaxPositions]uint64
 	// fitLo[m] | fitHi[m']: positions whose card may go on a rank of
@@ -216,9 +217,11 @@ func (s *Solver) setup(pos position) {
 			s.cols = false // not rows-deep piles of consecutive positions
 		}
 	}
-	s.rowGE, s.rowLT = s.rowGE[:0], s.rowLT[:0]
-	s.ge = [3]uint64{}
-	for k := 1; s.cols && k < l.Rows; k *= 2 {
+	if l.Rows > 8 {
+		s.cols = false // deeper than smearDown reaches (no layout is)
+	}
+	s.rowGE, s.rowLT = [3]uint64{}, s.rowLT[:0]
+	for i, k := 0, 1; s.cols && k < l.Rows; i, k = i+1, k*2 {
 		var m, lt uint64
 		for p := 0; p < s.n; p++ {
 			if p%l.Rows >= k {
@@ -228,10 +231,7 @@ func (s *Solver) setup(pos position) {
 				lt |= 1 << p
 			}
 		}
-		if len(s.rowGE) < len(s.ge) {
-			s.ge[len(s.rowGE)] = m
-		}
-		s.rowGE = append(s.rowGE, m)
+		s.rowGE[i] = m
 		s.rowLT = append(s.rowLT, lt)
 	}
 	k := pos.v.Options.Kings
@@ -575,10 +575,7 @@ func (s *Solver) solve(pos position, opt *SolveOptions) Solution {
 		s.maxNodes, s.deadline = opt.MaxNodes, opt.Deadline
 	}
 	s.tt.reset()
-	top := uint8(noneIdx)
-	if s.nWaste > 0 {
-		top = s.waste[s.nWaste-1]
-	}
+	top := s.wasteTop()
 	var h uint64
 	if pos.redeals > 0 {
 		for i := 0; i < s.nWaste; i++ {
@@ -649,6 +646,14 @@ func (s *Solver) solve(pos position, opt *SolveOptions) Solution {
 	// A line that does not clear scores at least 1.
 	sol.Cleared = best <= 0
 	return sol
+}
+
+// wasteTop is the rank index of the waste's top card, or noneIdx.
+func (s *Solver) wasteTop() uint8 {
+	if s.nWaste == 0 {
+		return noneIdx
+	}
+	return s.waste[s.nWaste-1]
 }
 
 func hashRank(h uint64, r uint8) uint64 {
@@ -738,10 +743,7 @@ func (s *Solver) possible(present uint64, top uint8, redeals int, stockRanks uin
 			if d == 0 {
 				return present
 			}
-			for i, m := range s.rowGE {
-				d |= (d & m) >> (1 << i)
-			}
-			possible := present &^ d
+			possible := present &^ s.smearDown(d)
 			na := ^avail
 			q := possible & (s.posLo[na&127] | s.posHi[na>>7&127])
 			if q == 0 || possible == present {
@@ -781,6 +783,15 @@ func (s *Solver) possible(present uint64, top uint8, redeals int, stockRanks uin
 		}
 	}
 	return possible
+}
+
+// smearDown marks, with every position of x, the positions under it in
+// its column (cols only).
+func (s *Solver) smearDown(x uint64) uint64 {
+	x |= x & s.rowGE[0] >> 1
+	x |= x & s.rowGE[1] >> 2
+	x |= x & s.rowGE[2] >> 4
+	return x
 }
 
 // sepRuns is how many of the last runs runReach follows one by one (more
@@ -826,12 +837,11 @@ func (s *Solver) runReach(present uint64, top uint8, next, end int) uint64 {
 // card of the run. (A joker start takes any free card first.)
 func (s *Solver) reachRun(present, gone uint64, start uint8) uint64 {
 	var first uint64
-	if s.cols && len(s.rowGE) <= len(s.ge) {
-		y := present &^ gone // smeared down: cards with one of these over them are not free
-		y |= y & s.ge[0] >> 1
-		y |= y & s.ge[1] >> 2
-		y |= y & s.ge[2] >> 4
-		first = present & s.fitPos[start] &^ (y & s.ge[0] >> 1)
+	if s.cols {
+		// Cards with a card over them that may still be there are not
+		// free.
+		y := s.smearDown(present &^ gone)
+		first = present & s.fitPos[start] &^ (y & s.rowGE[0] >> 1)
 	} else {
 		for q := present & s.fitPos[start]; q != 0; q &= q - 1 {
 			p := bits.TrailingZeros64(q)
@@ -873,23 +883,20 @@ func (s *Solver) reach(present, gone uint64, avail uint16) uint64 {
 // reachFirst is reach where the cards of first may be played too (they
 // go on the run's start card).
 func (s *Solver) reachFirst(present, gone uint64, avail uint16, first uint64) uint64 {
-	if s.cols && len(s.rowGE) <= len(s.ge) {
-		g0, g1, g2 := s.ge[0], s.ge[1], s.ge[2]
+	if s.cols {
 		there := present &^ gone // cards that may still be there
 		for {
 			fit := s.fitLo[avail&127] | s.fitHi[avail>>7&127] | first
 			// A card that fits no rank yet and may still be there blocks
 			// every card under it.
-			d := there &^ fit
-			d |= d & g0 >> 1
-			d |= d & g1 >> 2
-			d |= d & g2 >> 4
-			ok := present & fit &^ d
+			ok := present & fit &^ s.smearDown(there&^fit)
 			q := ok &^ (s.posLo[avail&127] | s.posHi[avail>>7&127]) // of ranks not in avail
 			if q == 0 {
 				return ok
 			}
-			if s.n <= 35 { // ranksAt, inlined
+			if s.n <= 35 {
+				// ranksAt, by hand: it is over the inlining budget, and
+				// this is the solver's hottest loop.
 				t := &s.rankBits
 				avail |= t[0][q&127] | t[1][q>>7&127] | t[2][q>>14&127] | t[3][q>>21&127] | t[4][q>>28&127]
 			} else {

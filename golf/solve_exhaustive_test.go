@@ -91,10 +91,7 @@ func TestSolveMatchesExhaustive(t *testing.T) {
 			want := bruteBest(st.Clone())
 			// The bounds at the root never exceed the best score.
 			s.setup(pos)
-			top := uint8(noneIdx)
-			if s.nWaste > 0 {
-				top = s.waste[s.nWaste-1]
-			}
+			top := s.wasteTop()
 			if r := s.relax(pos.present, top, 0, pos.redeals, s.suffix[0]); r > 0 && r > want {
 				t.Fatalf("%s case %d: relaxation bound %d, exhaustive %d", v, i, r, want)
 			}
@@ -333,10 +330,7 @@ func TestRunReachSound(t *testing.T) {
 		for i := 0; i < cases; i++ {
 			_, st, pos := smallCase(v, i+1, rng)
 			s.setup(pos)
-			top := uint8(noneIdx)
-			if s.nWaste > 0 {
-				top = s.waste[s.nWaste-1]
-			}
+			top := s.wasteTop()
 			for end := 0; end <= len(s.cur); end++ {
 				got := s.runReach(pos.present, top, 0, end)
 				if want := playedBy(st, end); want&^got != 0 {

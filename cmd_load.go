@@ -18,6 +18,7 @@ import (
 	"os"
 	"runtime"
 	rpprof "runtime/pprof"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -47,7 +48,13 @@ type loadConfig struct {
 	seed       uint64
 	tournament int // entrants of a tournament run (cmd_load_tournament.go)
 	watchers   int
+	attackers  int    // attackers of each kind (--attack) in the attacker mix
+	attack     string // comma-separated attack kinds
 }
+
+// attackHeader is the header the attacker mix puts each simulated client's
+// address in; the server must trust it (--trusted-proxy-header).
+const attackHeader = "X-Forwarded-For"
 
 // loadReport is the load command's output (--json).
 type loadReport struct {
@@ -59,6 +66,15 @@ type loadReport struct {
 	// CPURatio is the server's moves per CPU second over the baseline's:
 	// with --serve both include the load generator's own work.
 	CPURatio float64 `json:"cpuRatio,omitempty"`
+	// UnderAttack is the same honest traffic again, run while the
+	// attackers (--attackers) attack; Server is then the run before they
+	// started. Attacks is what each kind of attacker met.
+	UnderAttack *load.Result        `json:"underAttack,omitempty"`
+	Attacks     []load.AttackResult `json:"attacks,omitempty"`
+	// ServerCPU is, against --url, the server process's CPU seconds
+	// (process_cpu_seconds_total from its /metrics) during each run of
+	// the attacker mix, setup included: alone, then under attack.
+	ServerCPU []float64 `json:"serverCpuSeconds,omitempty"`
 }
 
 func runLoad(ctx context.Context, args []string, e env) error {
@@ -82,6 +98,8 @@ func runLoad(ctx context.Context, args []string, e env) error {
 	fs.Uint64Var(&c.seed, "seed", 0, "seed of the random moves; 0 for random")
 	fs.IntVar(&c.tournament, "tournament", 0, "tournament mode: this many entrants play one stroke-play tournament (--holes, --think, --duration) while --watchers watch the leaderboard")
 	fs.IntVar(&c.watchers, "watchers", 4, "tournament mode: leaderboard watchers")
+	fs.IntVar(&c.attackers, "attackers", 0, "attacker mix: run the honest traffic twice, alone and then with this many attackers of each --attack kind, each client with an address of its own in "+attackHeader+" (with --url, start the server with --trusted-proxy-header "+attackHeader+")")
+	fs.StringVar(&c.attack, "attack", strings.Join(load.AttackKinds, ","), "attacker mix: the attacks, comma-separated, of "+strings.Join(load.AttackKinds, ","))
 	if err := fs.Parse(args); err != nil {
 		return &exitError{code: 2}
 	}
@@ -93,6 +111,27 @@ func runLoad(ctx context.Context, args []string, e env) error {
 	}
 	if c.rooms < 1 || c.players < 1 || c.players > 8 || c.holes < 1 || c.duration <= 0 || c.idle < 0 {
 		return usageError("load: --rooms and --duration must be positive, --players 1 to 8, --idle not negative")
+	}
+	var kinds []string
+	if c.attackers < 0 {
+		return usageError("load: --attackers must not be negative")
+	}
+	if c.attackers > 0 {
+		if c.tournament > 0 || c.baseline {
+			return usageError("load: --attackers goes with neither --tournament nor --baseline")
+		}
+		for _, k := range strings.Split(c.attack, ",") {
+			if k = strings.TrimSpace(k); k == "" {
+				continue
+			}
+			if !slices.Contains(load.AttackKinds, k) {
+				return usageError("load: --attack: unknown attack %q; want some of %s", k, strings.Join(load.AttackKinds, ","))
+			}
+			kinds = append(kinds, k)
+		}
+		if len(kinds) == 0 {
+			return usageError("load: --attack names no attack; want some of %s", strings.Join(load.AttackKinds, ","))
+		}
 	}
 	if c.pprofAddr != "" && !isLoopback(c.pprofAddr) {
 		return usageError("load: --pprof must be a loopback address")
@@ -146,6 +185,9 @@ func runLoad(ctx context.Context, args []string, e env) error {
 	}
 	if c.idle > 0 {
 		cfg.Memory = memory
+	}
+	if c.attackers > 0 {
+		return runAttackMix(ctx, c, cfg, kinds, rep, e)
 	}
 	if !c.json {
 		fmt.Fprintf(e.stderr, "load: %d rooms x %d players against %s (%s store) for %s...\n", c.rooms, c.players, c.url, rep.Store, c.duration)
@@ -224,7 +266,7 @@ func startLoadServer(ctx context.Context, c loadConfig, e env) (*loadServer, err
 	default:
 		return nil, usageError("load: --serve must be memory or redis")
 	}
-	st, err := openStore(sc)
+	st, _, closeStore, err := openStore(ctx, sc)
 	if err != nil {
 		return nil, usageError("load: %v", err)
 	}
@@ -232,23 +274,30 @@ func startLoadServer(ctx context.Context, c loadConfig, e env) (*loadServer, err
 	err = st.Ping(pctx)
 	cancel()
 	if err != nil {
-		st.Close()
+		closeStore()
 		return nil, fmt.Errorf("load: the %s store is not reachable: %w", c.serve, err)
 	}
 	// The load generator is one client per seat making moves as fast as it
-	// may: lift the flood limit rather than measure it.
+	// may: lift the flood limit rather than measure it. The per-client
+	// limits are lifted too (every client has this process's address),
+	// but for an attacker mix, which gives each client an address of its
+	// own in a header the server then trusts, and measures the defaults.
 	unlimited := server.Rate{PerSecond: 1e6, Burst: 1e6}
+	limits := server.NoLimits()
+	if c.attackers > 0 {
+		limits = server.Limits{TrustedHeader: attackHeader}
+	}
 	srv, err := server.New(server.Options{
 		Store: st, Logger: slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
-		PlayerRate: unlimited, SpectatorRate: unlimited,
+		PlayerRate: unlimited, SpectatorRate: unlimited, Limits: limits,
 	})
 	if err != nil {
-		st.Close()
+		closeStore()
 		return nil, err
 	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
-		st.Close()
+		closeStore()
 		return nil, err
 	}
 	mux := http.NewServeMux()
@@ -265,7 +314,7 @@ func startLoadServer(ctx context.Context, c loadConfig, e env) (*loadServer, err
 		pl, err := net.Listen("tcp", c.pprofAddr)
 		if err != nil {
 			hs.Close()
-			st.Close()
+			closeStore()
 			return nil, err
 		}
 		ps = &http.Server{Handler: pm, ReadHeaderTimeout: 10 * time.Second}
@@ -280,7 +329,7 @@ func startLoadServer(ctx context.Context, c loadConfig, e env) (*loadServer, err
 		if ps != nil {
 			ps.Close()
 		}
-		st.Close()
+		closeStore()
 		if cleanup != nil {
 			cleanup()
 		}
@@ -340,6 +389,31 @@ func inProcessMemory(context.Context) (load.Memory, error) {
 	return m, nil
 }
 
+// serverCPU reads a server's process_cpu_seconds_total from its /metrics.
+func serverCPU(ctx context.Context, base string) (float64, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, base+"/metrics", nil)
+	if err != nil {
+		return 0, err
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return 0, err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return 0, fmt.Errorf("GET /metrics: %s", resp.Status)
+	}
+	vals, err := parseMetrics(resp.Body, "process_cpu_seconds_total")
+	if err != nil {
+		return 0, err
+	}
+	v, ok := vals["process_cpu_seconds_total"]
+	if !ok {
+		return 0, errors.New("/metrics has no process_cpu_seconds_total")
+	}
+	return v, nil
+}
+
 // metricsMemory reads a server's memory from its /metrics.
 func metricsMemory(base string) func(context.Context) (load.Memory, error) {
 	return func(ctx context.Context) (load.Memory, error) {
@@ -393,6 +467,56 @@ func parseMetrics(r io.Reader, names ...string) (map[string]float64, error) {
 	return out, sc.Err()
 }
 
+// runAttackMix runs the honest traffic alone, then again with the
+// attackers, and reports both and what the attackers met.
+func runAttackMix(ctx context.Context, c loadConfig, cfg load.Config, kinds []string, rep loadReport, e env) error {
+	cfg.ClientHeader = attackHeader
+	// Against --url, the server's own CPU around each run.
+	cpu := func() float64 { return -1 }
+	if rep.Store == "external" {
+		cpu = func() float64 {
+			v, err := serverCPU(ctx, c.url)
+			if err != nil {
+				return -1
+			}
+			return v
+		}
+	}
+	cpu0 := cpu()
+	if !c.json {
+		fmt.Fprintf(e.stderr, "load: %d rooms x %d players against %s (%s store) for %s, alone...\n", c.rooms, c.players, c.url, rep.Store, c.duration)
+	}
+	res, err := load.Run(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	rep.Server = res
+	cpu1 := cpu()
+	if !c.json {
+		fmt.Fprintf(e.stderr, "load: the same with %d attackers of each of %s...\n", c.attackers, strings.Join(kinds, ","))
+	}
+	atk, err := load.StartAttack(ctx, load.AttackConfig{URL: c.url, Attackers: c.attackers, Kinds: kinds, ClientHeader: attackHeader})
+	if err != nil {
+		return err
+	}
+	res, err = load.Run(ctx, cfg)
+	rep.Attacks = atk.Stop()
+	if err != nil {
+		return err
+	}
+	rep.UnderAttack = res
+	if cpu2 := cpu(); cpu0 >= 0 && cpu1 >= 0 && cpu2 >= 0 {
+		rep.ServerCPU = []float64{cpu1 - cpu0, cpu2 - cpu1}
+	}
+	if c.json {
+		enc := json.NewEncoder(e.stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(rep)
+	}
+	printLoad(e.stdout, rep)
+	return nil
+}
+
 func printLoad(w io.Writer, rep loadReport) {
 	show := func(name string, r *load.Result) {
 		fmt.Fprintf(w, "%s: %d rooms x %d players, %d connections, %.1fs\n", name, r.Rooms, r.Players, r.Connections, r.Seconds)
@@ -400,10 +524,28 @@ func printLoad(w io.Writer, rep loadReport) {
 		fmt.Fprintf(w, "  cpu           %.1fs of this process (%.0f moves per CPU second)\n", r.CPUSeconds, r.MovesPerCPUSec)
 		fmt.Fprintf(w, "  move->ack     p50 %.2fms  p95 %.2fms  p99 %.2fms  max %.2fms\n", r.Ack.P50, r.Ack.P95, r.Ack.P99, r.Ack.Max)
 		fmt.Fprintf(w, "  move->update  p50 %.2fms  p95 %.2fms  p99 %.2fms  max %.2fms  (%d updates)\n", r.Update.P50, r.Update.P95, r.Update.P99, r.Update.Max, r.Update.N)
+		fmt.Fprintf(w, "  wire          %.0f bytes per move per recipient (%d bytes received)\n", r.BytesPerMovePerRecipient, r.Bytes)
 		fmt.Fprintf(w, "  errors        %d\n", r.Errors)
 		for _, s := range r.ErrorSamples {
 			fmt.Fprintf(w, "    %s\n", s)
 		}
+	}
+	if rep.UnderAttack != nil {
+		show("server ("+rep.Store+" store), no attackers", rep.Server)
+		show("server ("+rep.Store+" store), under attack", rep.UnderAttack)
+		fmt.Fprintf(w, "attackers (refused by a limit: 429, rate_limited or solver_busy; other codes as the server answered):\n")
+		for _, a := range rep.Attacks {
+			fmt.Fprintf(w, "  %s\n", a)
+			for _, s := range a.Samples {
+				fmt.Fprintf(w, "    %s\n", s)
+			}
+		}
+		fmt.Fprintf(w, "honest move->ack: p50 %.2fms -> %.2fms, p99 %.2fms -> %.2fms under attack\n",
+			rep.Server.Ack.P50, rep.UnderAttack.Ack.P50, rep.Server.Ack.P99, rep.UnderAttack.Ack.P99)
+		if len(rep.ServerCPU) == 2 {
+			fmt.Fprintf(w, "server cpu: %.1fs alone, %.1fs under attack (its /metrics, setup included)\n", rep.ServerCPU[0], rep.ServerCPU[1])
+		}
+		return
 	}
 	show("server ("+rep.Store+" store)", rep.Server)
 	if i := rep.Server.Idle; i != nil {

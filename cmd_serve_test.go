@@ -1,7 +1,17 @@
 package main
 
 import (
+	"context"
+	"encoding/json"
+	"io"
+	"strings"
 	"testing"
+	"time"
+
+	"golfsolitaire/client"
+	"golfsolitaire/server"
+	"golfsolitaire/store/redisstore"
+	"golfsolitaire/store/redisstore/redistest"
 )
 
 func TestRedisOptions(t *testing.T) {
@@ -12,26 +22,122 @@ func TestRedisOptions(t *testing.T) {
 		addrs   int
 		master  string
 		db      int
+		mode    redisstore.Mode
 		wantErr bool
 	}{
 		{name: "single node", c: serveConfig{redisURL: "redis://127.0.0.1:6379/2"}, addrs: 1, db: 2},
 		{name: "cluster", c: serveConfig{redisAddrs: "10.0.0.1:6379, 10.0.0.2:6379,10.0.0.3:6379"}, addrs: 3},
+		{name: "cluster from one seed", c: serveConfig{redisAddrs: "10.0.0.1:6379", redisMode: "cluster"}, addrs: 1, mode: redisstore.ModeCluster},
 		{name: "sentinel", c: serveConfig{redisAddrs: "s1:26379,s2:26379", redisMaster: "golf", redisURL: "redis://:pw@x:1/1"}, addrs: 2, master: "golf", db: 1},
+		{name: "sentinel mode", c: serveConfig{redisAddrs: "s1:26379", redisMaster: "golf", redisMode: "sentinel", redisSentinelPassword: "spw"}, addrs: 1, master: "golf", mode: redisstore.ModeSentinel},
 		{name: "cluster has no database 3", c: serveConfig{redisURL: "redis://h:1/3", redisAddrs: "a:1,b:1"}, wantErr: true},
+		{name: "cluster mode has no database 3", c: serveConfig{redisURL: "redis://h:1/3", redisMode: "cluster"}, wantErr: true},
 		{name: "bad url", c: serveConfig{redisURL: "http://nope"}, wantErr: true},
+		{name: "bad mode", c: serveConfig{redisURL: "redis://h:1", redisMode: "mesh"}, wantErr: true},
+		{name: "sentinel without master", c: serveConfig{redisAddrs: "s1:1", redisMode: "sentinel"}, wantErr: true},
+		{name: "single with two nodes", c: serveConfig{redisAddrs: "a:1,b:1", redisMode: "single"}, wantErr: true},
+		{name: "master name in cluster mode", c: serveConfig{redisAddrs: "a:1", redisMode: "cluster", redisMaster: "m"}, wantErr: true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			uo, err := redisOptions(tt.c)
+			cfg, err := redisConfig(tt.c)
 			if (err != nil) != tt.wantErr {
 				t.Fatalf("err = %v, want error %v", err, tt.wantErr)
 			}
 			if err != nil {
 				return
 			}
-			if len(uo.Addrs) != tt.addrs || uo.MasterName != tt.master || uo.DB != tt.db {
-				t.Errorf("got %d addrs, master %q, db %d", len(uo.Addrs), uo.MasterName, uo.DB)
+			if len(cfg.Addrs) != tt.addrs || cfg.MasterName != tt.master || cfg.DB != tt.db || cfg.Mode != tt.mode {
+				t.Errorf("got %d addrs, master %q, db %d, mode %q", len(cfg.Addrs), cfg.MasterName, cfg.DB, cfg.Mode)
+			}
+			if cfg.SentinelPassword != tt.c.redisSentinelPassword {
+				t.Errorf("sentinel password %q, want %q", cfg.SentinelPassword, tt.c.redisSentinelPassword)
 			}
 		})
+	}
+}
+
+// TestServeStoreName starts serve on each Redis topology, given ONE
+// address (a Cluster seed node, or one Sentinel), and checks that the
+// start-up log names the store it built and that the store works: with one
+// Cluster node, serve used to build a single-node client, which fails with
+// MOVED on most rooms, and the log said "memory".
+func TestServeStoreName(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		tp   redistest.Topology
+		want string
+	}{
+		{redistest.All[0], `"store":"redis"`},
+		{redistest.All[1], `"store":"redis-cluster"`},
+		{redistest.All[2], `"store":"redis-sentinel"`},
+	} {
+		t.Run(tt.tp.Name, func(t *testing.T) {
+			t.Parallel()
+			cfg := tt.tp.Config(t)
+			prefix := tt.tp.Prefix(t, "serve")
+			vars := map[string]string{
+				"GOLF_REDIS_ADDRS": cfg.Addrs[0], "GOLF_REDIS_MASTER": cfg.MasterName,
+				"GOLF_REDIS_PREFIX": prefix, "GOLF_ADDR": "127.0.0.1:0",
+			}
+			var stderr syncBuffer
+			e := env{stdin: strings.NewReader(""), stdout: io.Discard, stderr: &stderr, getenv: func(k string) string { return vars[k] }}
+			ctx, cancel := context.WithCancel(context.Background())
+			done := make(chan error, 1)
+			go func() { done <- runServe(ctx, nil, e) }()
+			defer func() {
+				cancel()
+				if err := <-done; err != nil {
+					t.Errorf("serve: %v", err)
+				}
+			}()
+			addr := ""
+			deadline := time.Now().Add(20 * time.Second)
+			for addr == "" {
+				for _, line := range strings.Split(stderr.String(), "\n") {
+					if strings.Contains(line, `"msg":"listening"`) {
+						if !strings.Contains(line, tt.want) {
+							t.Fatalf("start-up log %s, want %s", line, tt.want)
+						}
+						var rec struct{ Addr string }
+						if err := json.Unmarshal([]byte(line), &rec); err != nil {
+							t.Fatal(err)
+						}
+						addr = rec.Addr
+					}
+				}
+				if time.Now().After(deadline) {
+					t.Fatalf("serve did not start: %s", stderr.String())
+				}
+				time.Sleep(20 * time.Millisecond)
+			}
+			// Rooms land on every shard: each must be created.
+			api := &client.API{BaseURL: "http://" + addr}
+			for i := range 8 {
+				if _, err := api.CreateRoom(ctx, nil, "Ada"); err != nil {
+					t.Fatalf("room %d: %v", i, err)
+				}
+			}
+		})
+	}
+}
+
+// TestServerLimits: the limit flags as the server gets them: N/DURATION,
+// off, 0 for no cap; a malformed one is a usage error naming the flag.
+func TestServerLimits(t *testing.T) {
+	t.Parallel()
+	str := func(s string) *string { return &s }
+	c := serveConfig{limits: map[string]*string{"limit-rooms": str("20/1m"), "limit-hints": str("off")}, socketsPerClient: 32, spectators: 0, maxConns: 100}
+	l, err := c.serverLimits()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l.Rooms != (server.Rate{PerSecond: 20.0 / 60, Burst: 20}) || l.Hints.PerSecond != server.Unlimited ||
+		l.SocketsPerClient != 32 || l.SpectatorsPerRoom != server.Unlimited || l.Connections != 100 {
+		t.Errorf("limits %+v", l)
+	}
+	c.limits["limit-bots"] = str("lots")
+	if _, err := c.serverLimits(); err == nil || !strings.Contains(err.Error(), "--limit-bots") {
+		t.Errorf("bad flag: %v", err)
 	}
 }

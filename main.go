@@ -1,11 +1,10 @@
 // Command golfsolitaire is the Golf Solitaire server and its tools.
 //
 //	golfsolitaire [serve] [flags]     run the server (the default)
-//	golfsolitaire deal [flags]        print a deal as JSON
-//	golfsolitaire replay FILE|-       check and score a game record
-//	golfsolitaire verify --commitment HEX --seed HEX
+//	golfsolitaire help                list every command
 //
-// Run any command with -h for its flags.
+// The commands are the table in commands.go; `golfsolitaire help` prints
+// it. Run any command with -h for its flags.
 package main
 
 import (
@@ -65,34 +64,13 @@ func usageError(format string, args ...any) error {
 }
 
 func run(ctx context.Context, args []string, e env) error {
-	cmd := "serve"
+	name := defaultCommand
 	if len(args) > 0 && len(args[0]) > 0 && args[0][0] != '-' {
-		cmd, args = args[0], args[1:]
+		name, args = args[0], args[1:]
 	}
-	switch cmd {
-	case "serve":
-		return runServe(ctx, args, e)
-	case "deal":
-		return runDeal(args, e)
-	case "replay":
-		return runReplay(args, e)
-	case "verify":
-		return runVerify(args, e)
-	case "help":
-		fmt.Fprintln(e.stdout, "usage: golfsolitaire [serve|deal|replay|verify] [flags]; each takes -h")
-		return nil
+	c, ok := lookupCommand(name)
+	if !ok {
+		return usageError("unknown command %q: the commands are %s (golfsolitaire help describes them)", name, commandNames())
 	}
-	for _, c := range extraCommands {
-		if c.name == cmd {
-			return c.run(ctx, args, e)
-		}
-	}
-	return usageError("unknown command %q (try serve, deal, replay, verify)", cmd)
-}
-
-// command is a subcommand registered by another file of this package
-// (solve, load, ...), so this file need not change as tools are added.
-type command struct {
-	name string
-	run  func(ctx context.Context, args []string, e env) error
+	return c.run(ctx, args, e)
 }

@@ -73,7 +73,13 @@ func NewPlayer(l Level, seed uint64) *Player {
 
 // Choose returns the move to play on the view's board, or "" when there is
 // nothing to do (no board, or the hole is over for the bot).
-func (p *Player) Choose(v *match.View) string {
+func (p *Player) Choose(v *match.View) string { return p.choose(p.Level, v) }
+
+// ChooseGreedy is Choose at the greedy level, whatever the player's level:
+// a search bot refused its turn of the solver plays greedily meanwhile.
+func (p *Player) ChooseGreedy(v *match.View) string { return p.choose(Greedy, v) }
+
+func (p *Player) choose(level Level, v *match.View) string {
 	b := v.Board
 	if b == nil || b.Done || v.Status != match.Playing {
 		return ""
@@ -83,7 +89,7 @@ func (p *Player) Choose(v *match.View) string {
 		return "" // stuck: the server ends the hole
 	}
 	var m golf.Move
-	switch p.Level {
+	switch level {
 	case Search:
 		m = p.search(v.Settings.Variant, b)
 	case Greedy:

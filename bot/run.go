@@ -5,6 +5,7 @@ import (
 	"errors"
 	"log/slog"
 	"math/rand/v2"
+	"net/http"
 	"time"
 
 	"golfsolitaire/client"
@@ -15,6 +16,9 @@ import (
 type RunOptions struct {
 	// URL is the server's base URL ("http://127.0.0.1:8080"). Required.
 	URL string
+	// HTTPClient opens the bot's connections; default http.DefaultClient.
+	// A server running its own bots passes one that reaches it in memory.
+	HTTPClient *http.Client
 	// Room and Token are the room code and the bot's seat token. Required.
 	Room, Token string
 	Level       Level
@@ -32,6 +36,17 @@ type RunOptions struct {
 	FirstSeq int64
 	// Logger defaults to slog.Default().
 	Logger *slog.Logger
+	// Gate, when set, runs the search level's thinking (the solver): the
+	// server passes its solver pool, so its bots share the pool's workers
+	// and quotas with everything else. A turn the gate refuses is played
+	// greedily. Nil: the bot thinks on its own goroutine.
+	Gate Gate
+}
+
+// Gate runs solver work for a bot: Do runs fn (or refuses with an error
+// and does not run it) and returns once fn has returned.
+type Gate interface {
+	Do(ctx context.Context, fn func()) error
 }
 
 // Run plays in the room until it is finished (and nobody asked for a
@@ -57,7 +72,7 @@ func Run(ctx context.Context, o RunOptions) error {
 	backoff := 100 * time.Millisecond
 	for ctx.Err() == nil {
 		first := max(seq, time.Now().UnixMicro())
-		c, err := client.Dial(ctx, o.URL, &client.Options{Room: o.Room, Token: o.Token, Since: since, Buffer: 256, FirstSeq: first})
+		c, err := client.Dial(ctx, o.URL, &client.Options{Room: o.Room, Token: o.Token, Since: since, Buffer: 256, FirstSeq: first, HTTPClient: o.HTTPClient})
 		if err != nil {
 			if client.IsCode(err, "bad_token") || client.IsCode(err, "room_not_found") {
 				return err
@@ -112,7 +127,10 @@ func play(ctx context.Context, c *client.Conn, p *Player, o RunOptions) (done bo
 			}
 			continue
 		}
-		move := p.Choose(v)
+		move, err := choose(ctx, p, v, o)
+		if err != nil {
+			return false, err
+		}
 		if move == "" {
 			continue
 		}
@@ -134,6 +152,21 @@ func play(ctx context.Context, c *client.Conn, p *Player, o RunOptions) (done bo
 		}
 		p.Played(hole, move, after.Board)
 	}
+}
+
+// choose decides the next move, through the gate for the search level.
+func choose(ctx context.Context, p *Player, v *match.View, o RunOptions) (string, error) {
+	if o.Gate == nil || p.Level != Search {
+		return p.Choose(v), nil
+	}
+	var move string
+	if err := o.Gate.Do(ctx, func() { move = p.Choose(v) }); err != nil {
+		if ctx.Err() != nil {
+			return "", ctx.Err()
+		}
+		return p.ChooseGreedy(v), nil
+	}
+	return move, nil
 }
 
 func sleep(ctx context.Context, d time.Duration) bool {

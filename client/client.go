@@ -22,6 +22,7 @@ import (
 
 	"golfsolitaire/match"
 	"golfsolitaire/protocol"
+	"golfsolitaire/protocol/patch"
 )
 
 // Options configure Dial. A nil *Options means all defaults.
@@ -50,6 +51,9 @@ type Options struct {
 type Error struct {
 	Code    string
 	Message string
+	// RetryAfter is the wait in seconds the server asked for (try_again,
+	// solver_busy), 0 if none.
+	RetryAfter int
 }
 
 func (e *Error) Error() string { return fmt.Sprintf("%s: %s", e.Code, e.Message) }
@@ -62,18 +66,27 @@ func IsCode(err error, code string) bool {
 
 // Conn is a connection to a room.
 type Conn struct {
-	ws      *websocket.Conn
-	seat    int
-	seq     atomic.Int64
-	updates chan protocol.ServerMessage
+	ws   *websocket.Conn
+	seat int
+	seq  atomic.Int64
+	// received counts the bytes of the frames read (payloads).
+	received atomic.Int64
+	updates  chan protocol.ServerMessage
 
 	mu      sync.Mutex
 	pending map[int64]chan protocol.ServerMessage
 	view    *match.View
-	version int64
-	changed chan struct{}
-	err     error
-	done    chan struct{}
+	// raw is the view as the server sent it (or as its patches made it),
+	// rawV its V: the base of the next patch. resyncing is set once a
+	// snapshot has been asked for, until a whole view comes.
+	raw       []byte
+	rawV      int64
+	resyncing bool
+	resyncs   atomic.Int64
+	version   int64
+	changed   chan struct{}
+	err       error
+	done      chan struct{}
 }
 
 // Dial connects to the WebSocket endpoint (e.g. "ws://localhost:8080/ws";
@@ -104,7 +117,7 @@ func Dial(ctx context.Context, url string, opts *Options) (*Conn, error) {
 		ws.CloseNow()
 		return nil, err
 	}
-	m, err := c.read(ctx)
+	m, _, err := c.read(ctx)
 	if err != nil {
 		ws.CloseNow()
 		return nil, err
@@ -118,6 +131,11 @@ func Dial(ctx context.Context, url string, opts *Options) (*Conn, error) {
 		return nil, fmt.Errorf("client: expected welcome, got %q", m.Type)
 	}
 	c.seat = *m.Seat
+	// Continue above the seat's last applied seq: a counter that went
+	// backwards (another device, a restart) would be refused as stale_seq.
+	if m.LastSeq >= c.seq.Load() {
+		c.seq.Store(m.LastSeq)
+	}
 	go c.reader()
 	return c, nil
 }
@@ -140,7 +158,9 @@ func (c *Conn) Seat() int { return c.seat }
 
 // Updates delivers every message the server sends except acks and errors
 // that answer a command: events, snapshots, pongs and unsolicited errors.
-// It is closed when the connection ends.
+// An event's View is filled in from its patch (the patch is applied to the
+// view held; when it does not fit, View stays nil and the client asks the
+// server for a snapshot). It is closed when the connection ends.
 func (c *Conn) Updates() <-chan protocol.ServerMessage { return c.updates }
 
 // View returns the latest view received (nil before the first).
@@ -164,6 +184,10 @@ func (c *Conn) Err() error {
 	return c.err
 }
 
+// BytesReceived is the total size of the frames received so far (their
+// payloads, as the server wrote them: no WebSocket framing).
+func (c *Conn) BytesReceived() int64 { return c.received.Load() }
+
 // Done is closed when the connection ends.
 func (c *Conn) Done() <-chan struct{} { return c.done }
 
@@ -180,23 +204,65 @@ func (c *Conn) WriteRaw(ctx context.Context, b []byte) error {
 	return c.ws.Write(ctx, websocket.MessageText, b)
 }
 
-func (c *Conn) read(ctx context.Context) (protocol.ServerMessage, error) {
+// frame is a server message with its view kept as sent: the base of the
+// patches that follow it.
+type frame struct {
+	protocol.ServerMessage
+	View json.RawMessage `json:"view,omitempty"`
+}
+
+// read reads a message and returns it with its view decoded, and the view
+// as sent (nil when the message has none).
+func (c *Conn) read(ctx context.Context) (protocol.ServerMessage, []byte, error) {
 	_, b, err := c.ws.Read(ctx)
 	if err != nil {
-		return protocol.ServerMessage{}, err
+		return protocol.ServerMessage{}, nil, err
 	}
-	var m protocol.ServerMessage
-	if err := json.Unmarshal(b, &m); err != nil {
-		return m, fmt.Errorf("client: bad message from server: %w", err)
+	c.received.Add(int64(len(b)))
+	var f frame
+	if err := json.Unmarshal(b, &f); err != nil {
+		return f.ServerMessage, nil, fmt.Errorf("client: bad message from server: %w", err)
 	}
-	return m, nil
+	m := f.ServerMessage
+	if len(f.View) > 0 && !bytes.Equal(f.View, []byte("null")) {
+		var v match.View
+		if err := json.Unmarshal(f.View, &v); err != nil {
+			return m, nil, fmt.Errorf("client: bad view from server: %w", err)
+		}
+		m.View = &v
+		return m, f.View, nil
+	}
+	return m, nil, nil
 }
+
+// patched fills in m.View from m.Patch when it applies to the view held;
+// it reports false when it does not (a frame missed: ask for a snapshot).
+// c.mu is held.
+func (c *Conn) patched(m *protocol.ServerMessage) bool {
+	if c.raw == nil || m.Base != c.rawV {
+		return false
+	}
+	b, err := patch.Apply(c.raw, m.Patch)
+	if err != nil {
+		return false
+	}
+	var v match.View
+	if err := json.Unmarshal(b, &v); err != nil {
+		return false
+	}
+	m.View, c.raw, c.rawV = &v, b, v.V
+	return true
+}
+
+// Resyncs is how many times the client asked for a snapshot because an
+// event's patch did not fit its view.
+func (c *Conn) Resyncs() int64 { return c.resyncs.Load() }
 
 func (c *Conn) reader() {
 	defer close(c.done)
 	defer close(c.updates)
 	for {
-		m, err := c.read(context.Background())
+		m, raw, err := c.read(context.Background())
 		if err != nil {
 			c.mu.Lock()
 			c.err = err
@@ -208,6 +274,15 @@ func (c *Conn) reader() {
 			return
 		}
 		c.mu.Lock()
+		resync := false
+		switch {
+		case raw != nil:
+			c.raw, c.rawV, c.resyncing = raw, m.View.V, false
+		case m.Patch != nil && !c.patched(&m):
+			// A frame was missed or broken: drop the patch and ask for a
+			// snapshot, once (later patches have bases we lack too).
+			resync, c.resyncing = !c.resyncing, true
+		}
 		if m.View != nil && m.V >= c.version {
 			c.view, c.version = m.View, m.V
 			close(c.changed)
@@ -221,6 +296,12 @@ func (c *Conn) reader() {
 			delete(c.pending, m.Seq)
 		}
 		c.mu.Unlock()
+		if resync {
+			c.resyncs.Add(1)
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			c.write(ctx, protocol.ClientMessage{Type: protocol.TypeResync})
+			cancel()
+		}
 		if waiter != nil {
 			waiter <- m
 			continue
@@ -261,7 +342,7 @@ func (c *Conn) DoSeq(ctx context.Context, m protocol.ClientMessage) (protocol.Se
 			return r, fmt.Errorf("client: connection closed: %w", c.Err())
 		}
 		if r.Type == protocol.TypeError {
-			return r, &Error{Code: r.Code, Message: r.Message}
+			return r, &Error{Code: r.Code, Message: r.Message, RetryAfter: r.RetryAfter}
 		}
 		return r, nil
 	case <-ctx.Done():
@@ -357,6 +438,12 @@ func (a *API) client() *http.Client {
 // Call sends a request with a JSON body (nil for none) and decodes the JSON
 // answer into out (nil to discard). An error answer becomes *Error.
 func (a *API) Call(ctx context.Context, method, path string, body, out any) (int, error) {
+	return a.CallToken(ctx, method, path, "", body, out)
+}
+
+// CallToken is Call with a token in the X-Token header (tokens never go in
+// URLs); an empty token sends none.
+func (a *API) CallToken(ctx context.Context, method, path, token string, body, out any) (int, error) {
 	var rd io.Reader
 	if body != nil {
 		b, err := json.Marshal(body)
@@ -371,6 +458,9 @@ func (a *API) Call(ctx context.Context, method, path string, body, out any) (int
 	}
 	if body != nil {
 		req.Header.Set("Content-Type", "application/json")
+	}
+	if token != "" {
+		req.Header.Set("X-Token", token)
 	}
 	resp, err := a.client().Do(req)
 	if err != nil {

@@ -55,11 +55,8 @@ func (a *API) Leaderboard(ctx context.Context, id string, page, size int, token 
 	q := url.Values{}
 	q.Set("page", fmt.Sprint(page))
 	q.Set("size", fmt.Sprint(size))
-	if token != "" {
-		q.Set("around", token)
-	}
 	var lb protocol.Leaderboard
-	_, err := a.Call(ctx, http.MethodGet, "/api/tournaments/"+id+"/leaderboard?"+q.Encode(), nil, &lb)
+	_, err := a.CallToken(ctx, http.MethodGet, "/api/tournaments/"+id+"/leaderboard?"+q.Encode(), token, nil, &lb)
 	return lb, err
 }
 
@@ -79,9 +76,6 @@ type Watcher struct {
 func DialTournament(ctx context.Context, base, id, token string, page, size int, raw bool) (*Watcher, error) {
 	q := url.Values{}
 	q.Set("id", id)
-	if token != "" {
-		q.Set("token", token)
-	}
 	q.Set("page", fmt.Sprint(page))
 	q.Set("size", fmt.Sprint(size))
 	u := strings.TrimSuffix(wsURL(base), "/ws") + "/ws/tournament?" + q.Encode()
@@ -90,6 +84,12 @@ func DialTournament(ctx context.Context, base, id, token string, page, size int,
 		return nil, err
 	}
 	ws.SetReadLimit(8 << 20)
+	// The token goes in the first message, never in the URL.
+	hello, _ := json.Marshal(protocol.ClientMessage{Type: protocol.TypeHello, Token: token})
+	if err := ws.Write(ctx, websocket.MessageText, hello); err != nil {
+		ws.CloseNow()
+		return nil, err
+	}
 	c := make(chan protocol.TournamentMessage, 256)
 	var rc chan []byte
 	if raw {

@@ -22,10 +22,6 @@ func TestPracticeHintAndBot(t *testing.T) {
 	ctx := newPlayer(t, browser)
 
 	practiceRoom(t, ctx, ts.URL, `{"format": "stroke", "seats": 1, "holes": 1, "options": {"undo": true}, "public": false, "spectators": false}`)
-	waitJS(t, ctx, "the difficulty shows", `!document.querySelector('[data-testid=room-difficulty]').hidden && Number(document.querySelector('[data-testid=room-difficulty]').dataset.level) >= 1`)
-	if got := eval[string](t, ctx, `document.querySelector('[data-testid=room-difficulty]').textContent`); !strings.Contains(got, "Difficulty") {
-		t.Errorf("difficulty label %q", got)
-	}
 	do(t, ctx, "press Hint", chromedp.Click(chromedp.CSS(`[data-testid=hint]`)))
 	waitJS(t, ctx, "a hint shows", `!!document.querySelector('[data-testid=hint-text]').dataset.move`)
 	mv := eval[string](t, ctx, `document.querySelector('[data-testid=hint-text]').dataset.move`)
@@ -42,7 +38,17 @@ func TestPracticeHintAndBot(t *testing.T) {
 	playHole(t, ctx, "the player", false, nil)
 	waitJS(t, ctx, "the round ends", `document.getElementById('room').dataset.status === 'finished'`)
 	waitJS(t, ctx, "the best possible score shows", `document.querySelector('[data-testid=best-summary]').textContent.includes('Best possible')`)
-	do(t, ctx, "step through the best line", chromedp.Click(chromedp.CSS(`[data-testid=replay-best]`)))
+	// The deal's difficulty, once its hole is over (it would tell what the
+	// stock holds before).
+	waitJS(t, ctx, "the difficulty shows", `!document.querySelector('[data-testid=room-difficulty]').hidden && Number(document.querySelector('[data-testid=room-difficulty]').dataset.level) >= 1`)
+	if got := eval[string](t, ctx, `document.querySelector('[data-testid=room-difficulty]').textContent`); !strings.Contains(got, "Difficulty") {
+		t.Errorf("difficulty label %q", got)
+	}
+	// The round's result is over the board: "Replays" leads to them.
+	clickJS(t, ctx, "to the replays", `[data-testid=to-replays]`)
+	waitJS(t, ctx, "the result gives way", `document.getElementById('end').hidden`)
+	// (By script: the page is still scrolling smoothly to the replays.)
+	clickJS(t, ctx, "step through the best line", `[data-testid=replay-best]`)
 	waitJS(t, ctx, "the best line loads", `document.querySelector('[data-testid=replay-player]').dataset.best === 'true' && !document.querySelector('[data-testid=replay-player]').hidden`)
 	do(t, ctx, "go to its end", chromedp.Click(chromedp.CSS(`[data-testid=replay-last]`)))
 	shot(t, ctx, "02-best-line")
@@ -72,14 +78,8 @@ func TestPracticeHintAndBot(t *testing.T) {
 		t.Error("a match room offers hints")
 	}
 	playHole(t, ctx, "Ana", true, nil)
-	// The bot thinks about 300ms a move: its hole can take longer than one
-	// waitJS.
-	for end := time.Now().Add(90 * time.Second); !eval[bool](t, ctx, `document.getElementById('room').dataset.status === 'finished'`); {
-		if time.Now().After(end) {
-			t.Fatal("the bot did not finish its hole")
-		}
-		time.Sleep(200 * time.Millisecond)
-	}
+	// The bot's hole can take longer than one waitJS on a busy machine.
+	waitJSWithin(t, ctx, "the bot finishes its hole", `document.getElementById('room').dataset.status === 'finished'`, 90*time.Second)
 	waitJS(t, ctx, "the scorecard has the best possible row", `!!document.querySelector('[data-testid=best-row]') && !!document.querySelector('[data-testid=vsbest-1-1]')`)
 	shot(t, ctx, "04-bot-match-end")
 }

@@ -12,17 +12,29 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
+	"golfsolitaire/accounts"
 	"golfsolitaire/server"
 	"golfsolitaire/store/memstore"
 	"golfsolitaire/web"
 )
 
-// chromium finds the browser: /usr/bin/chromium or one on PATH. Without one
-// the test skips, or fails when CI is set.
+// chromium finds the browser: the path at the start of GOLF_CHROMIUM (set
+// by .ci/run to the browser's path and version, so that the test cache key
+// changes when a browser is installed or upgraded: go test does not replay
+// a run that skipped for want of one), else /usr/bin/chromium or one on
+// PATH. Without one the test skips, saying so loudly, or fails when CI is
+// set.
 func chromium(t *testing.T) string {
 	t.Helper()
+	if v := strings.Fields(os.Getenv("GOLF_CHROMIUM")); len(v) > 0 {
+		if _, err := os.Stat(v[0]); err == nil {
+			return v[0]
+		}
+	}
 	for _, p := range []string{"/usr/bin/chromium", "/usr/bin/chromium-browser"} {
 		if _, err := os.Stat(p); err == nil {
 			return p
@@ -36,20 +48,30 @@ func chromium(t *testing.T) string {
 	if os.Getenv("CI") != "" {
 		t.Fatal("Chromium is required when CI is set")
 	}
-	t.Skip("Chromium not found")
+	msg := "SKIP: Chromium not found, so the browser test " + t.Name() + " does not run (install chromium, or run .ci/run)"
+	t.Log(msg)
+	fmt.Fprintln(os.Stderr, "e2e: "+msg)
+	t.SkipNow()
 	return ""
 }
 
 // newServer runs the real server, in memory, with the pages.
 func newServer(t *testing.T) *httptest.Server {
 	t.Helper()
+	st := memstore.New(memstore.Options{})
 	srv, err := server.New(server.Options{
 		// Smaller solver budgets than production: -race slows the solver
 		// some thirty times.
 		SolveNodes: 200_000, RateNodes: 40_000,
-		Store:          memstore.New(memstore.Options{}),
-		Pages:          web.New(web.Options{}),
+		Store:          st,
+		Pages:          web.New(web.Options{Exists: web.StoreExists(st)}),
 		QuickMatchWait: 2 * time.Second,
+		Limits:         server.NoLimits(), // every browser comes from 127.0.0.1
+		// Bots think briefly: the tests wait on them.
+		BotThink: 10 * time.Millisecond,
+		// argon2id's cheapest costs: every server computes a dummy hash,
+		// seconds at RFC 9106's 64 MiB under -race.
+		PasswordParams: accounts.Params{Time: 1, Memory: 64, Threads: 1, SaltLen: 16, KeyLen: 32},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -101,14 +123,22 @@ func newPlayer(t *testing.T, browser context.Context) context.Context {
 	t.Helper()
 	ctx, cancel := chromedp.NewContext(browser, chromedp.WithNewBrowserContext())
 	t.Cleanup(cancel)
-	if err := chromedp.Do(ctx); err != nil {
+	if err := chromedp.Do(ctx, recordCSPViolations); err != nil {
 		t.Fatal(err)
 	}
 	return ctx
 }
 
+// recordCSPViolations makes every page the tab opens keep what its
+// Content-Security-Policy refused (window.__csp); axeCheck fails on any.
+var recordCSPViolations = chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+	_, err := cdp.Call(ctx, t, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: `window.__csp = [];
+document.addEventListener('securitypolicyviolation', (e) => window.__csp.push(e.violatedDirective + ' ' + (e.blockedURI || '') + ' ' + (e.sample || '')));`})
+	return err
+})
+
 // artifacts is where screenshots go: $ARTIFACTS_DIR, or the repository's
-// ignored artifacts/ directory.
+// ignored artifacts/ directory (failure screenshots only).
 func artifacts(t *testing.T) string {
 	t.Helper()
 	dir := os.Getenv("ARTIFACTS_DIR")
@@ -122,10 +152,38 @@ func artifacts(t *testing.T) string {
 	return dir
 }
 
-// shot saves a full-page screenshot as a test artifact.
+// shot saves a full-page screenshot of a stage when ARTIFACTS_DIR is set
+// (screenshots are opt-in: they cost time).
 func shot(t *testing.T, ctx context.Context, name string) {
 	t.Helper()
-	b, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+	if os.Getenv("ARTIFACTS_DIR") == "" {
+		return
+	}
+	capture(t, ctx, name, chromedp.FullScreenshot(100))
+}
+
+// viewShot saves what the viewport shows (no scrolling) when ARTIFACTS_DIR
+// is set: for what must be in view without scrolling.
+func viewShot(t *testing.T, ctx context.Context, name string) {
+	t.Helper()
+	if os.Getenv("ARTIFACTS_DIR") == "" {
+		return
+	}
+	capture(t, ctx, name, chromedp.CaptureScreenshot())
+}
+
+// failShot saves a screenshot of a failure, always (to $ARTIFACTS_DIR or
+// the ignored artifacts/ directory).
+func failShot(t *testing.T, ctx context.Context, name string) {
+	t.Helper()
+	capture(t, ctx, name, chromedp.FullScreenshot(100))
+}
+
+func capture(t *testing.T, ctx context.Context, name string, a chromedp.Action[[]byte]) {
+	t.Helper()
+	tctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	b, err := chromedp.Run(tctx, a)
 	if err != nil {
 		t.Logf("screenshot %s: %v", name, err)
 		return
@@ -141,7 +199,7 @@ func do(t *testing.T, ctx context.Context, what string, actions ...chromedp.Acti
 	tctx, cancel := context.WithTimeout(ctx, 15*time.Second)
 	defer cancel()
 	if err := chromedp.Do(tctx, actions...); err != nil {
-		shot(t, ctx, "failed-"+sanitize(what))
+		failShot(t, ctx, "failed-"+sanitize(what))
 		t.Fatalf("%s: %v", what, err)
 	}
 }
@@ -152,7 +210,7 @@ func do(t *testing.T, ctx context.Context, what string, actions ...chromedp.Acti
 func clickJS(t *testing.T, ctx context.Context, what, sel string) {
 	t.Helper()
 	if !eval[bool](t, ctx, `(() => { const e = document.querySelector(`+jsString(sel)+`); if (!e) return false; e.click(); return true })()`) {
-		shot(t, ctx, "failed-"+sanitize(what))
+		failShot(t, ctx, "failed-"+sanitize(what))
 		t.Fatalf("%s: no element %s", what, sel)
 	}
 }
@@ -182,17 +240,31 @@ func eval[T any](t *testing.T, ctx context.Context, script string) T {
 // It retries across page navigations.
 func waitJS(t *testing.T, ctx context.Context, what, expr string) {
 	t.Helper()
-	deadline := time.Now().Add(12 * time.Second)
+	waitJSWithin(t, ctx, what, expr, 12*time.Second)
+}
+
+// waitJSWithin is waitJS with its own limit, for what takes long on a
+// busy machine (a bot's whole hole, a quick match's long poll).
+func waitJSWithin(t *testing.T, ctx context.Context, what, expr string, limit time.Duration) {
+	t.Helper()
+	deadline := time.Now().Add(limit)
+	// A page still loading (its address already the new one, its body not
+	// yet parsed) makes many predicates throw: that counts as "not yet".
+	// The error, if any, is reported when the wait fails.
+	guarded := `(() => { try { return !!(` + expr + `); } catch (e) { return false; } })()`
 	for {
 		tctx, cancel := context.WithDeadline(ctx, deadline)
-		_, err := chromedp.Run(tctx, chromedp.Poll[bool](expr, chromedp.WithPollingTimeout(time.Until(deadline)), chromedp.WithPollingInterval(20*time.Millisecond)))
+		_, err := chromedp.Run(tctx, chromedp.Poll[bool](guarded, chromedp.WithPollingTimeout(time.Until(deadline)), chromedp.WithPollingInterval(20*time.Millisecond)))
 		cancel()
 		if err == nil {
 			return
 		}
 		if time.Now().After(deadline) || !navigating(err) {
-			shot(t, ctx, "failed-"+sanitize(what))
-			t.Fatalf("%s: %v", what, err)
+			failShot(t, ctx, "failed-"+sanitize(what))
+			lctx, lcancel := context.WithTimeout(ctx, 2*time.Second)
+			last, lerr := chromedp.Run(lctx, chromedp.Evaluate[any](expr))
+			lcancel()
+			t.Fatalf("%s: %v (the predicate now: %v, %v)", what, err, last, lerr)
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
@@ -214,6 +286,8 @@ type boardState struct {
 	Done     bool   `json:"done"`
 	Over     bool   `json:"over"`
 	Play     bool   `json:"play"`
+	Summary  bool   `json:"summary"`
+	Hole     int    `json:"hole"`
 }
 
 const readBoard = `(() => {
@@ -226,6 +300,8 @@ const readBoard = `(() => {
 		done: room.dataset.board === 'done',
 		over: room.dataset.board === 'over',
 		play: !document.getElementById('play').hidden,
+		summary: !document.getElementById('hole-summary').hidden,
+		hole: Number(room.dataset.hole || 0),
 	};
 })()`
 
@@ -234,10 +310,17 @@ const readBoard = `(() => {
 // number, Space); otherwise it clicks. after is called after each move.
 func playHole(t *testing.T, ctx context.Context, who string, keys bool, after func(n int)) {
 	t.Helper()
+	hole := 0
 	for n := 0; n < 200; n++ {
 		s := eval[boardState](t, ctx, readBoard)
-		if s.Done || s.Status != "playing" {
-			return
+		if hole == 0 {
+			hole = s.Hole
+		}
+		if s.Done || s.Status != "playing" || s.Hole != hole {
+			return // the hole is over (the next may have started)
+		}
+		if s.Summary {
+			clickJS(t, ctx, who+" closes the hole summary", `[data-testid=summary-close]`)
 		}
 		switch {
 		case s.Over:
@@ -255,7 +338,8 @@ func playHole(t *testing.T, ctx context.Context, who string, keys bool, after fu
 		default:
 			t.Fatalf("%s: nothing to play and the hole is not over: %+v", who, s)
 		}
-		waitJS(t, ctx, who+" sees the move", fmt.Sprintf(`Number(document.getElementById('room').dataset.v) > %d`, s.V))
+		// The move's event and then its ack: the page takes the next one.
+		waitJS(t, ctx, who+" sees the move", fmt.Sprintf(`Number(document.getElementById('room').dataset.v) > %d && document.getElementById('room').dataset.pending !== 'true'`, s.V))
 		if after != nil {
 			after(n)
 		}
@@ -303,7 +387,7 @@ func fits(t *testing.T, ctx context.Context, what, sel string) {
 	}
 	b, _ := json.Marshal(sel)
 	if bad := eval[[]string](t, ctx, overflowJS+"("+string(b)+")"); len(bad) > 0 {
-		shot(t, ctx, "overflow-"+sanitize(what))
+		failShot(t, ctx, "overflow-"+sanitize(what))
 		t.Errorf("%s: past the viewport's edge: %s", what, strings.Join(bad, "; "))
 	}
 }

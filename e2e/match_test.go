@@ -20,8 +20,10 @@ func TestMatchThroughTheLobby(t *testing.T) {
 
 	do(t, ana, "Ana opens the lobby",
 		chromedp.Navigate(ts.URL+"/?lang=en"),
-		chromedp.WaitVisible(chromedp.CSS(`[data-testid=create-form]`)),
+		chromedp.WaitVisible(chromedp.CSS(`#quickmatch`)),
 		chromedp.SendKeys(chromedp.CSS(`#name`), "Ana"),
+		chromedp.Click(chromedp.CSS(`[data-testid=open-create]`)),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid=create-form]`)),
 		chromedp.Click(chromedp.CSS(`#create-form input[name=holesPreset][value="1"]`)),
 	)
 	shot(t, ana, "01-lobby")
@@ -86,6 +88,11 @@ func TestMatchThroughTheLobby(t *testing.T) {
 	}
 	if got := eval[string](t, eve, `document.getElementById('match-status').textContent`); got == "" {
 		t.Error("spectator sees no match status")
+	}
+	// The best possible score: a spectator has no "yours".
+	waitJS(t, eve, "the spectator sees the best possible", `document.querySelector('[data-testid=best-summary]').textContent.includes('Best possible')`)
+	if got := eval[string](t, eve, `document.querySelector('[data-testid=best-summary]').textContent`); strings.Contains(got, "yours") {
+		t.Errorf("the spectator reads %q", got)
 	}
 	if got := eval[int](t, ana, `document.querySelectorAll('#scorecard [data-testid^=score-row-]').length`); got != 2 {
 		t.Errorf("scorecard rows = %d, want 2", got)

@@ -64,21 +64,33 @@ func TestPhonePractice(t *testing.T) {
 }
 
 // TestPhoneLayouts: the pyramid-like layouts and the foundation games fit
-// a 360 px wide phone without horizontal scroll.
+// a 360 px wide phone without horizontal scroll, and a 1280x800 desktop
+// with the whole board in view.
 func TestPhoneLayouts(t *testing.T) {
 	t.Parallel()
-	ts := newServer(t)
-	ctx := newPlayer(t, newBrowser(t))
-	do(t, ctx, "phone viewport", phone(360, 740))
-	for _, game := range []string{"tripeaks", "pyramid-golf", "black-hole", "double-golf", "all-in-a-row"} {
-		practiceRoom(t, ctx, ts.URL, `{"game": "`+game+`", "options": {"undo": true}, "holes": 1, "format": "stroke", "seats": 1, "public": false, "spectators": false}`)
-		if got := eval[int](t, ctx, `document.querySelectorAll('#my-board .card').length`); got == 0 {
-			t.Errorf("%s: no cards drawn", game)
-		}
-		boardFits(t, ctx, game)
-		if !eval[bool](t, ctx, noHScroll) {
-			t.Errorf("%s: the play view scrolls sideways", game)
-		}
-		shot(t, ctx, game)
+	for _, sc := range []screen{{"phone", 360, 740, true, "en"}, {"desktop", 1280, 800, false, "en"}} {
+		t.Run(sc.name, func(t *testing.T) {
+			t.Parallel()
+			ts := newServer(t)
+			ctx := newPlayer(t, newBrowser(t))
+			do(t, ctx, "viewport", sc.emulate())
+			for _, game := range []string{"tripeaks", "pyramid-golf", "black-hole", "double-golf", "all-in-a-row"} {
+				practiceRoom(t, ctx, ts.URL, `{"game": "`+game+`", "options": {"undo": true}, "holes": 1, "format": "stroke", "seats": 1, "public": false, "spectators": false}`)
+				if got := eval[int](t, ctx, `document.querySelectorAll('#my-board .card').length`); got == 0 {
+					t.Errorf("%s: no cards drawn", game)
+				}
+				boardFits(t, ctx, game)
+				if !eval[bool](t, ctx, noHScroll) {
+					t.Errorf("%s: the play view scrolls sideways", game)
+				}
+				if !sc.phone {
+					inView(t, ctx, game+": the board", `#my-board .board`)
+					if bad := eval[[]string](t, ctx, `(() => { const t = document.querySelector('#my-board .tableau').getBoundingClientRect(); return [...document.querySelectorAll('#my-board .tableau .card')].filter(c => { const r = c.getBoundingClientRect(); return r.right > t.right + 1 || r.left < t.left - 1 || r.bottom > t.bottom + 1; }).map(c => c.dataset.card); })()`); len(bad) > 0 {
+						t.Errorf("%s: cards outside the tableau: %v", game, bad)
+					}
+				}
+				viewShot(t, ctx, game)
+			}
+		})
 	}
 }

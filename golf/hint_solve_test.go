@@ -9,6 +9,7 @@ import (
 // sees but with the stock in different orders get the same hint from the
 // same rng seed, and the hint is legal.
 func TestHintIgnoresStockOrder(t *testing.T) {
+	propertyCheck(t)
 	t.Parallel()
 	variants := []Variant{DefaultVariant()}
 	if v, err := NewVariant("golf", map[string]any{"kings": "wrap", "redeals": 1}); err == nil {
@@ -54,6 +55,7 @@ func TestHintIgnoresStockOrder(t *testing.T) {
 }
 
 func TestHintGameOver(t *testing.T) {
+	propertyCheck(t)
 	d := NewDeal(DefaultVariant(), NumberedSeed(1))
 	sol := Solve(&d, nil)
 	st, err := sol.Record(&d).Replay()
@@ -69,8 +71,9 @@ func TestHintGameOver(t *testing.T) {
 // average than naive play (a random fitting card, the stock only when
 // none fits) over a few wrap deals.
 func TestHintPlaysWell(t *testing.T) {
-	if testing.Short() || raceEnabled {
-		t.Skip("slow: a statistical check of play quality, run without -race")
+	propertyCheck(t)
+	if testing.Short() {
+		t.Skip("slow: a statistical check of play quality")
 	}
 	t.Parallel()
 	v, _ := NewVariant("golf", map[string]any{"kings": "wrap"})
@@ -112,6 +115,7 @@ func TestHintPlaysWell(t *testing.T) {
 }
 
 func TestRate(t *testing.T) {
+	propertyCheck(t)
 	t.Parallel()
 	counts := map[Difficulty]int{}
 	total := 0

@@ -402,6 +402,7 @@ func checkRecord(t *testing.T, s *State) {
 // TestRandomPlay plays thousands of random deals of every game and option
 // combination against the reference model.
 func TestRandomPlay(t *testing.T) {
+	propertyCheck(t)
 	t.Parallel()
 	perVariant := 3
 	if testing.Short() {

@@ -74,6 +74,7 @@ func smallCase(v Variant, n int, rng *rand.Rand) (*Deal, *State, position) {
 }
 
 func TestSolveMatchesExhaustive(t *testing.T) {
+	propertyCheck(t)
 	t.Parallel()
 	cases := heavy(150)
 	if n, err := strconv.Atoi(os.Getenv("SOLVE_EXHAUSTIVE")); err == nil {
@@ -127,6 +128,7 @@ func TestSolveMatchesExhaustive(t *testing.T) {
 // TestSolveReplays solves real deals of every variant and replays the
 // returned record: it must be legal, end the game and score Best.
 func TestSolveReplays(t *testing.T) {
+	propertyCheck(t)
 	t.Parallel()
 	deals := heavy(6)
 	var s Solver
@@ -149,6 +151,7 @@ func TestSolveReplays(t *testing.T) {
 // TestSolveBudget: a tiny budget answers unknown with a legal line whose
 // score is no better than the exact answer.
 func TestSolveBudget(t *testing.T) {
+	propertyCheck(t)
 	t.Parallel()
 	v := DefaultVariant()
 	var s Solver
@@ -179,6 +182,7 @@ func TestSolveBudget(t *testing.T) {
 // TestSolveUnclearableSound: no deal that Deal.Unclearable rejects is cleared
 // by the solver (a clear would prove the check unsound).
 func TestSolveUnclearableSound(t *testing.T) {
+	propertyCheck(t)
 	deals := 300
 	if testing.Short() {
 		deals = 60
@@ -204,6 +208,7 @@ func TestSolveUnclearableSound(t *testing.T) {
 // TestSolveCleared: Cleared agrees with the score (a clear scores 0 or
 // below, anything else at least 1).
 func TestSolveCleared(t *testing.T) {
+	propertyCheck(t)
 	t.Parallel()
 	v, _ := NewVariant("golf", map[string]any{"kings": "wrap"})
 	var s Solver
@@ -238,6 +243,7 @@ func lineDeficiencyRef(sup, dem [15]int) int {
 // convex scan over the flows across the K-A corner
 // finds the same minimum as trying every pair.
 func TestCornerScan(t *testing.T) {
+	propertyCheck(t)
 	t.Parallel()
 	rng := rand.New(rand.NewPCG(7, 8))
 	n := heavy(200_000)
@@ -315,6 +321,7 @@ func playedBy(s *State, turns int) uint64 {
 // that some line plays before turning the stock card end is in the set,
 // for every end.
 func TestRunReachSound(t *testing.T) {
+	propertyCheck(t)
 	t.Parallel()
 	cases := heavy(300)
 	var s Solver

@@ -128,6 +128,7 @@ func checkSound(t *testing.T, d *Deal, r *rand.Rand, tries int) {
 // play, and no card outside the playable set may ever be played; then deals
 // marked unclearable, found by scanning many seeds, get many more tries.
 func TestUnclearableSound(t *testing.T) {
+	propertyCheck(t)
 	t.Parallel()
 	deals, scan, maxMarked, tries := 300, 20000, 12, 40
 	if testing.Short() {

@@ -52,6 +52,12 @@ type Config struct {
 	HTTPClient *http.Client
 	// Seed makes the moves repeatable; 0 for random.
 	Seed uint64
+	// ClientHeader, when set, is the header every simulated client (each
+	// seat of each room, each idle spectator) puts an address of its own
+	// in (10.64.x.y, ...), as a trusted proxy would; a server that trusts
+	// it (--trusted-proxy-header) applies its per-client limits to each.
+	// Empty: every client has the load generator's address.
+	ClientHeader string
 }
 
 // Memory is a server's memory use.
@@ -93,6 +99,15 @@ type Result struct {
 	// a new room).
 	RoundsFinished int64       `json:"roundsFinished"`
 	Idle           *IdleResult `json:"idle,omitempty"`
+	// Bytes is the size of every frame the players' connections received
+	// during the window (payloads: events, snapshots, acks, errors,
+	// pongs; not the WebSocket framing), counted from the window's start
+	// for the rooms set up before it and from the dial for rooms made
+	// during it. BytesPerMovePerRecipient is Bytes / Moves / Players: every
+	// connection of a room receives every move's event, so Players is the
+	// number of recipients of each move.
+	Bytes                    int64   `json:"bytes"`
+	BytesPerMovePerRecipient float64 `json:"bytesPerMovePerRecipient"`
 }
 
 // IdleResult is the memory the idle connections cost the server.
@@ -108,10 +123,12 @@ type IdleResult struct {
 type runner struct {
 	cfg     Config
 	api     *client.API
+	addrs   *addrs
 	global  *pacer
 	started time.Time
 
 	moves  atomic.Int64
+	bytes  atomic.Int64
 	dials  atomic.Int64
 	rounds atomic.Int64
 	errs   atomic.Int64
@@ -154,7 +171,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 			Timeout:   30 * time.Second,
 		}
 	}
-	r := &runner{cfg: cfg, api: &client.API{BaseURL: cfg.URL, HTTPClient: cfg.HTTPClient}, global: newPacer(cfg.Rate)}
+	r := &runner{cfg: cfg, api: &client.API{BaseURL: cfg.URL, HTTPClient: cfg.HTTPClient}, addrs: newAddrs(1), global: newPacer(cfg.Rate)}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 
@@ -192,6 +209,11 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	}
 	scancel()
 
+	for _, rm := range rooms {
+		for _, p := range rm.players {
+			p.bytes0 = p.c.BytesReceived()
+		}
+	}
 	r.started = time.Now()
 	cpu0 := cpuTime()
 	play, pcancel := context.WithDeadline(ctx, r.started.Add(cfg.Duration))
@@ -223,6 +245,10 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	res.ErrorSamples = r.samples
 	res.Dials = r.dials.Load()
 	res.RoundsFinished = r.rounds.Load()
+	res.Bytes = r.bytes.Load()
+	if res.Moves > 0 {
+		res.BytesPerMovePerRecipient = float64(res.Bytes) / float64(res.Moves) / float64(cfg.Players)
+	}
 	return res, nil
 }
 
@@ -281,6 +307,9 @@ type player struct {
 	pace *pacer
 	rng  *rand.Rand
 	ack  []time.Duration
+	// bytes0 is what the connection had received when the window began
+	// (0 for a room made during it).
+	bytes0 int64
 }
 
 func (r *runner) settings() map[string]any {
@@ -291,24 +320,40 @@ func (r *runner) settings() map[string]any {
 	return map[string]any{"holes": r.cfg.Holes, "format": format, "seats": r.cfg.Players, "holeClock": 0}
 }
 
+// client is a new simulated client: the API as it, and the options of its
+// sockets. With Config.ClientHeader each has an address of its own.
+func (r *runner) client() (*client.API, client.Options) {
+	if r.cfg.ClientHeader == "" {
+		return r.api, client.Options{}
+	}
+	addr := r.addrs.next()
+	return apiAs(r.cfg.URL, r.cfg.HTTPClient, r.cfg.ClientHeader, addr), client.Options{HTTPHeader: http.Header{r.cfg.ClientHeader: {addr}}}
+}
+
 // newRoom creates a room, seats and connects every player and says ready,
 // which starts the round.
 func (r *runner) newRoom(ctx context.Context) (*room, error) {
-	g, err := r.api.CreateRoom(ctx, r.settings(), "p0")
+	api, opts := r.client()
+	g, err := api.CreateRoom(ctx, r.settings(), "p0")
 	if err != nil {
 		return nil, fmt.Errorf("create: %w", err)
 	}
 	grants := []protocol.SeatGrant{g}
+	dials := []client.Options{opts}
 	for i := 1; i < r.cfg.Players; i++ {
-		g, err := r.api.Join(ctx, g.Code, fmt.Sprintf("p%d", i))
+		api, opts := r.client()
+		g, err := api.Join(ctx, g.Code, fmt.Sprintf("p%d", i))
 		if err != nil {
 			return nil, fmt.Errorf("join: %w", err)
 		}
 		grants = append(grants, g)
+		dials = append(dials, opts)
 	}
 	rm := &room{code: g.Code, track: newTracker(r.cfg.Players - 1)}
-	for _, g := range grants {
-		c, err := client.Dial(ctx, r.cfg.URL, &client.Options{Room: g.Code, Token: g.Token, Buffer: 64})
+	for i, g := range grants {
+		o := dials[i]
+		o.Room, o.Token, o.Buffer = g.Code, g.Token, 64
+		c, err := client.Dial(ctx, r.cfg.URL, &o)
 		if err != nil {
 			rm.close()
 			return nil, fmt.Errorf("dial: %w", err)
@@ -391,6 +436,8 @@ func (r *runner) collect(rm *room) {
 	for _, p := range rm.players {
 		r.ack = append(r.ack, p.ack...)
 		p.ack = nil
+		r.bytes.Add(p.c.BytesReceived() - p.bytes0)
+		p.bytes0 = p.c.BytesReceived()
 	}
 	r.update = append(r.update, rm.track.take()...)
 }
@@ -499,7 +546,8 @@ func (r *runner) openIdle(ctx context.Context) (*IdleResult, []*client.Conn, err
 	}
 	codes := make([]string, (n+perRoom-1)/perRoom)
 	err := forEach(ctx, len(codes), r.cfg.Concurrency, func(ctx context.Context, i int) error {
-		g, err := r.api.CreateRoom(ctx, r.settings(), "")
+		api, _ := r.client()
+		g, err := api.CreateRoom(ctx, r.settings(), "")
 		codes[i] = g.Code
 		return err
 	})
@@ -508,7 +556,9 @@ func (r *runner) openIdle(ctx context.Context) (*IdleResult, []*client.Conn, err
 	}
 	conns := make([]*client.Conn, n)
 	err = forEach(ctx, n, r.cfg.Concurrency*2, func(ctx context.Context, i int) error {
-		c, err := client.Dial(ctx, r.cfg.URL, &client.Options{Room: codes[i/perRoom], Buffer: 8})
+		_, o := r.client()
+		o.Room, o.Buffer = codes[i/perRoom], 8
+		c, err := client.Dial(ctx, r.cfg.URL, &o)
 		conns[i] = c
 		if err == nil {
 			r.dials.Add(1)

@@ -3,6 +3,7 @@ package match
 import (
 	"fmt"
 	"sync"
+	"sync/atomic"
 
 	"golfsolitaire/golf"
 )
@@ -40,6 +41,13 @@ const maxAnalyses = 4096
 // zero value is not (use NewAnalyzer).
 type Analyzer struct {
 	solveNodes, rateNodes int64
+
+	// runs counts the solver runs (Solve and Rate computed, not memoized):
+	// tests check that folding a room never adds to it.
+	runs atomic.Int64
+	// run runs each solver run of Solve and Rate (SetRunner); nil: on the
+	// caller's goroutine.
+	run func(fn func())
 
 	mu      sync.Mutex
 	deals   map[analysisKey]*analysis
@@ -96,15 +104,23 @@ func (a *Analyzer) analysisOf(v golf.Variant, seed golf.Seed) *analysis {
 // within the analyzer's budget: the best score, whether it is proven, and a
 // line reaching it.
 func (a *Analyzer) Solve(v golf.Variant, seed golf.Seed) golf.Solution {
+	return a.solve(v, seed, a.run)
+}
+
+func (a *Analyzer) solve(v golf.Variant, seed golf.Seed, run func(fn func())) golf.Solution {
 	x := a.analysisOf(v, seed)
 	x.once.Do(func() {
-		d := golf.NewDeal(v, seed)
-		s, _ := a.solvers.Get().(*golf.Solver)
-		if s == nil {
-			s = new(golf.Solver)
+		work := func() {
+			a.runs.Add(1)
+			d := golf.NewDeal(v, seed)
+			s, _ := a.solvers.Get().(*golf.Solver)
+			if s == nil {
+				s = new(golf.Solver)
+			}
+			x.sol = s.Solve(&d, &golf.SolveOptions{MaxNodes: a.solveNodes})
+			a.solvers.Put(s)
 		}
-		x.sol = s.Solve(&d, &golf.SolveOptions{MaxNodes: a.solveNodes})
-		a.solvers.Put(s)
+		through(run, work)
 	})
 	return x.sol
 }
@@ -122,30 +138,75 @@ func (a *Analyzer) Clearable(v golf.Variant, seed golf.Seed) bool {
 func (a *Analyzer) Rate(v golf.Variant, seed golf.Seed) golf.Difficulty {
 	x := a.analysisOf(v, seed)
 	x.rateOnce.Do(func() {
-		d := golf.NewDeal(v, seed)
-		x.rate = golf.Rate(&d, &golf.SolveOptions{MaxNodes: a.rateNodes})
+		through(a.run, func() {
+			a.runs.Add(1)
+			d := golf.NewDeal(v, seed)
+			x.rate = golf.Rate(&d, &golf.SolveOptions{MaxNodes: a.rateNodes})
+		})
 	})
 	return x.rate
 }
 
-// Warm computes the solver's answer for a deal ahead of need (the server
-// calls it off the room's goroutine when a hole starts, so the end of the
-// hole does not wait for the solver).
-func (a *Analyzer) Warm(v golf.Variant, seed golf.Seed) { a.Solve(v, seed) }
+// SetRunner makes the analyzer run every solver run of Solve, Rate,
+// Clearable and HoleDealSeed through run (the server's solver pool), which
+// must call fn once and return after it, or not call it at all (the run
+// then happens on the caller's goroutine). Call it before any use. Never
+// call the analyzer from inside run: with a bounded pool a job could wait
+// for a run that waits for that job's worker.
+func (a *Analyzer) SetRunner(run func(fn func())) { a.run = run }
 
-// SolveDeal is Solve with the default budgets and no memo.
-func SolveDeal(v golf.Variant, seed golf.Seed) golf.Solution {
-	return NewAnalyzer(0, 0).Solve(v, seed)
+// through runs fn with run, or on the caller's goroutine when run is nil
+// or did not run it.
+func through(run func(fn func()), fn func()) {
+	if run == nil {
+		fn()
+		return
+	}
+	ran := false
+	run(func() { fn(); ran = true })
+	if !ran {
+		fn()
+	}
 }
 
-// Clearable is Clearable with the default budgets and no memo.
-func Clearable(v golf.Variant, seed golf.Seed) bool {
-	return NewAnalyzer(0, 0).Clearable(v, seed)
+// Runs is how many times the analyzer has run the solver (answers taken
+// from its memo do not count).
+func (a *Analyzer) Runs() int64 { return a.runs.Load() }
+
+// Budgets are the analyzer's node budgets: the solve and the rating
+// budget.
+func (a *Analyzer) Budgets() (solve, rate int64) { return a.solveNodes, a.rateNodes }
+
+// Choose picks a deal for the settings' winnableOnly or difficulty from
+// the seed and its first maxChosenReplacements replacements, as a hole
+// of a round would (chooseSeed, without the memo): the seed pools fill
+// themselves with it from fresh random seeds. It returns the deal's seed
+// and rating (0 for winnableOnly without a difficulty, whose deals are
+// not rated). It runs the solver up to 2 × 41 times: never call it from
+// a fold.
+func (a *Analyzer) Choose(s Settings, seed golf.Seed) (golf.Seed, golf.Difficulty) {
+	deal, _ := a.choose(s, seed)
+	if s.Difficulty == 0 {
+		return deal, 0
+	}
+	return deal, a.Rate(s.Variant, deal)
 }
 
-// RateDeal is Rate with the default budgets and no memo.
-func RateDeal(v golf.Variant, seed golf.Seed) golf.Difficulty {
-	return NewAnalyzer(0, 0).Rate(v, seed)
+// Rating is the rating the seed pools store with a chosen deal: golf.Rate
+// for a difficulty, 0 for winnableOnly alone (those deals are not rated).
+func (a *Analyzer) Rating(s Settings, seed golf.Seed) golf.Difficulty {
+	if s.Difficulty == 0 {
+		return 0
+	}
+	return a.Rate(s.Variant, seed)
+}
+
+// Warm computes the solver's answer for a deal ahead of need, through run
+// instead of the analyzer's runner (the server warms the deal of a hole
+// that has just started at a lower priority than a finished hole's best),
+// so the end of the hole finds it memoized.
+func (a *Analyzer) Warm(v golf.Variant, seed golf.Seed, run func(fn func())) {
+	a.solve(v, seed, run)
 }
 
 // HoleBest is the best score of a finished hole's deal.
@@ -157,12 +218,17 @@ type HoleBest struct {
 	// Exact is false when the solver's budget ran out: Best is then the
 	// best score found, which the true best may beat.
 	Exact bool `json:"exact"`
+	// Difficulty and DifficultyName rate the hole's deal (golf.Rate) in
+	// solo practice: published only now, with the best score, because a
+	// rating is of the whole deal, stock order included.
+	Difficulty     int    `json:"difficulty,omitempty"`
+	DifficultyName string `json:"difficultyName,omitempty"`
 }
 
 // NeedsBest lists the finished holes of the current round whose best score
 // is not yet recorded (none in tournament rooms, where the tournament shows
 // it once the hole is safe). The server solves them and appends a best
-// event for each (BestEvent).
+// event for each (KindBest).
 func (r *Room) NeedsBest() []int {
 	if r.Tournament != "" {
 		return nil
@@ -176,17 +242,10 @@ func (r *Room) NeedsBest() []int {
 	return out
 }
 
-// BestEvent returns the event that records the solver's answer for hole n
-// (computed with the room's analyzer: call it off the room's goroutine).
-func (r *Room) BestEvent(n int) (Event, bool) {
-	h := r.holeNumber(n)
-	if h == nil || !h.Done {
-		return Event{}, false
-	}
-	sol := r.analyzer().Solve(r.Settings.Variant, h.Seed)
-	best := sol.Best
-	return Event{Kind: KindBest, Hole: n, Best: &best, BestExact: sol.Exact, BestLine: append([]golf.Move{}, sol.Moves...)}, true
-}
+// RatesDeals reports whether the room rates its deals (solo practice, not
+// a tournament room): the best event of each hole then carries the
+// rating.
+func (r *Room) RatesDeals() bool { return r.Settings.Solo() && r.Tournament == "" }
 
 // recordBest applies a best event: once per finished hole, and the line
 // must replay to the score it claims.
@@ -207,8 +266,14 @@ func (r *Room) recordBest(ev Event) error {
 	if st.Score() != *ev.Best {
 		return fmt.Errorf("%w: best line scores %d, not %d", ErrBadEvent, st.Score(), *ev.Best)
 	}
+	if ev.Difficulty < 0 || ev.Difficulty > golf.Unclearable || (ev.Difficulty != 0 && !r.RatesDeals()) {
+		return fmt.Errorf("%w: difficulty %d in a best event", ErrBadEvent, ev.Difficulty)
+	}
 	best := *ev.Best
 	h.Best, h.BestExact, h.BestLine = &best, ev.BestExact, append([]golf.Move{}, ev.BestLine...)
+	if ev.Difficulty != 0 {
+		h.Difficulty = ev.Difficulty
+	}
 	return nil
 }
 
@@ -267,38 +332,86 @@ type choice struct {
 }
 
 func (a *Analyzer) choose(s Settings, seed golf.Seed) (golf.Seed, int) {
+	c := a.NewChooser(s, seed)
+	for !c.Step() {
+	}
+	return c.seed, c.k
+}
+
+// Chooser is the search of chooseSeed (and Choose) one candidate at a
+// time, so the caller can run each candidate's solver work as a job of
+// its own (the seed pools' filler does, at low priority, so a high
+// priority job never waits for a whole search).
+type Chooser struct {
+	a     *Analyzer
+	s     Settings
+	base  golf.Seed
+	limit int
+
+	next           int // the next candidate to look at
+	done           bool
+	seed           golf.Seed
+	k              int
+	nearSeed       golf.Seed
+	nearK, nearGap int
+	foundAccepted  bool
+}
+
+// NewChooser starts the search for a deal the settings accept from the
+// seed and its replacements.
+func (a *Analyzer) NewChooser(s Settings, seed golf.Seed) *Chooser {
 	limit := maxReplacements
 	if s.WinnableOnly || s.Difficulty > 0 {
 		limit = maxChosenReplacements
 	}
-	nearSeed, nearK, nearGap := seed, 0, -1
-	for k := 0; k <= limit; k++ {
-		cand := seed
-		if k > 0 {
-			cand = seed.AgainSeed(k)
-		}
-		if !a.accepts(s, cand) {
-			continue
-		}
-		if s.Difficulty == 0 {
-			return cand, k
-		}
-		level := a.Rate(s.Variant, cand)
-		if level == golf.Unclearable {
-			continue
-		}
-		gap := 2 * (int(level) - s.Difficulty)
-		if gap < 0 {
-			gap = -gap - 1 // an easier deal wins a tie
-		}
-		if gap == 0 {
-			return cand, k
-		}
-		if nearGap < 0 || gap < nearGap {
-			nearSeed, nearK, nearGap = cand, k, gap
-		}
+	return &Chooser{a: a, s: s, base: seed, limit: limit, seed: seed, nearSeed: seed, nearGap: -1}
+}
+
+// Step looks at the next candidate (running the solver at most twice)
+// and reports whether the search is over.
+func (c *Chooser) Step() bool {
+	if c.done {
+		return true
 	}
-	return nearSeed, nearK
+	k := c.next
+	c.next++
+	if k > c.limit {
+		c.seed, c.k, c.done = c.nearSeed, c.nearK, true
+		c.foundAccepted = c.nearGap >= 0
+		return true
+	}
+	cand := replacement(c.base, k)
+	if !c.a.accepts(c.s, cand) {
+		return false
+	}
+	if c.s.Difficulty == 0 {
+		c.seed, c.k, c.done, c.foundAccepted = cand, k, true, true
+		return true
+	}
+	level := c.a.Rate(c.s.Variant, cand)
+	if level == golf.Unclearable {
+		return false
+	}
+	gap := 2 * (int(level) - c.s.Difficulty)
+	if gap < 0 {
+		gap = -gap - 1 // an easier deal wins a tie
+	}
+	if gap == 0 {
+		c.seed, c.k, c.done, c.foundAccepted = cand, k, true, true
+		return true
+	}
+	if c.nearGap < 0 || gap < c.nearGap {
+		c.nearSeed, c.nearK, c.nearGap = cand, k, gap
+	}
+	return false
+}
+
+// Result is the chosen deal once Step has reported the end: its seed, its
+// replacement number and whether the settings accept it (false when no
+// candidate was accepted: the seed is then the first candidate, which
+// winnableOnly and difficulty rounds must not use).
+func (c *Chooser) Result() (seed golf.Seed, k int, ok bool) {
+	return c.seed, c.k, c.foundAccepted
 }
 
 // accepts reports whether the settings accept the deal of the seed:

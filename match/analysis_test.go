@@ -3,7 +3,6 @@ package match
 import (
 	"encoding/json"
 	"errors"
-	"math/rand/v2"
 	"strings"
 	"testing"
 	"time"
@@ -41,7 +40,7 @@ func TestBestAfterHole(t *testing.T) {
 	if need := r.NeedsBest(); len(need) != 1 || need[0] != 1 {
 		t.Fatalf("NeedsBest = %v, want [1]", need)
 	}
-	ev, ok := r.BestEvent(1)
+	ev, ok := bestEvent(r, 1)
 	if !ok {
 		t.Fatal("no best event for a finished hole")
 	}
@@ -118,15 +117,55 @@ func TestTournamentRoomHasNoBest(t *testing.T) {
 	}
 }
 
+// bestEvent is the event recording the solver's answer for finished hole n,
+// built as the server builds it (server/analysis.go): the room's analyzer
+// solves the deal, and rates it when the room rates deals.
+func bestEvent(r *Room, n int) (Event, bool) {
+	h := r.holeNumber(n)
+	if h == nil || !h.Done {
+		return Event{}, false
+	}
+	sol := r.analyzer().Solve(r.Settings.Variant, h.Seed)
+	best := sol.Best
+	ev := Event{Kind: KindBest, Hole: n, Best: &best, BestExact: sol.Exact, BestLine: append([]golf.Move{}, sol.Moves...)}
+	if r.RatesDeals() {
+		ev.Difficulty = r.analyzer().Rate(r.Settings.Variant, h.Seed)
+	}
+	return ev, true
+}
+
+// propertyCheck skips, under -race, a property check of the solver's
+// choices (as in golf's tests: pure code, on the test's goroutine, some
+// thirty times slower under the race detector). .ci/run runs them in their
+// own step, without -race: go test ./golf/ ./match/
+func propertyCheck(t *testing.T) {
+	t.Helper()
+	if raceEnabled {
+		t.Skip("PROPERTY CHECK SKIPPED under -race: run it with go test ./golf/ ./match/ (without -race; .ci/run does, in its own step)")
+	}
+}
+
+// testSolveNodes and testRateNodes are small budgets for the tests of the
+// solver's choices: the properties hold at any budget (each choice is
+// checked against the same budget), and production budgets under -race
+// cost a minute.
+const testSolveNodes, testRateNodes = 5_000, 5_000
+
+// TestWinnableOnly: the solver's choice of a winnable deal (the rule of
+// tournament rounds, of rounds started before deals travelled in events,
+// and of the seed pools) is the first of the hole seed and its
+// replacements that the solver clears within the budget.
 func TestWinnableOnly(t *testing.T) {
+	propertyCheck(t)
 	t.Parallel()
+	an := NewAnalyzer(testSolveNodes, testRateNodes)
 	set := DefaultSettings()
 	set.WinnableOnly = true
 	replaced := 0
 	for b := byte(1); b <= 3; b++ {
 		round := golf.Seed{b, 42}
 		for n := 1; n <= 2; n++ {
-			seed, k := HoleDealSeed(set, round, n)
+			seed, k := an.HoleDealSeed(set, round, n)
 			want := round.HoleSeed(n)
 			if k > 0 {
 				want = want.AgainSeed(k)
@@ -138,7 +177,7 @@ func TestWinnableOnly(t *testing.T) {
 			// Deterministic: computed afresh (no memo) it is the same, and
 			// the deal clears.
 			d := golf.NewDeal(set.Variant, seed)
-			sol := golf.Solve(&d, &golf.SolveOptions{MaxNodes: SolveNodes})
+			sol := golf.Solve(&d, &golf.SolveOptions{MaxNodes: testSolveNodes})
 			if !sol.Cleared {
 				t.Fatalf("round %x hole %d: deal %x does not clear", round[:2], n, seed)
 			}
@@ -147,11 +186,11 @@ func TestWinnableOnly(t *testing.T) {
 				if j > 0 {
 					c = c.AgainSeed(j)
 				}
-				if Clearable(set.Variant, c) {
+				if NewAnalyzer(testSolveNodes, testRateNodes).Clearable(set.Variant, c) {
 					t.Fatalf("an earlier candidate (again:%d) clears", j)
 				}
 			}
-			if s2, k2 := HoleDealSeed(set, round, n); s2 != seed || k2 != k {
+			if s2, k2 := NewAnalyzer(testSolveNodes, testRateNodes).HoleDealSeed(set, round, n); s2 != seed || k2 != k {
 				t.Fatal("HoleDealSeed is not deterministic")
 			}
 		}
@@ -159,28 +198,37 @@ func TestWinnableOnly(t *testing.T) {
 	if replaced == 0 {
 		t.Fatal("no deal was replaced: strict Golf clears only about a quarter of deals")
 	}
-	// A room records the chosen seed in the hole.
+	// A room started by an event without deals (written before deals
+	// travelled in events) still chooses them itself, the same way.
 	set.Format, set.Seats, set.Holes = Stroke, 1, 3
 	r := newTestRoom(t, set, "Ana")
+	r.SetAnalyzer(an)
 	mustApply(t, r, Event{Kind: KindStart, At: t0, Seat: 0, Seed: seedOf(9)})
 	h := r.CurrentHole()
-	if want, k := HoleDealSeed(set, *seedOf(9), 1); h.Seed != want || h.Replaced != k {
+	if want, k := an.HoleDealSeed(set, *seedOf(9), 1); h.Seed != want || h.Replaced != k {
 		t.Fatalf("hole seed %x (replaced %d), want %x (%d)", h.Seed, h.Replaced, want, k)
 	}
-	r = playOut(t, r, rand.New(rand.NewPCG(1, 2)))
-	for _, n := range r.NeedsBest() {
-		ev, _ := r.BestEvent(n)
-		mustApply(t, r, ev)
+	// The same round with the deals chosen before the event plays the same
+	// deals without the solver.
+	var deals []golf.Seed
+	var ks []int
+	for n := 1; n <= set.Holes; n++ {
+		d, k := an.HoleDealSeed(set, *seedOf(9), n)
+		deals, ks = append(deals, d), append(ks, k)
 	}
-	for _, h := range r.Holes {
-		if h.Best == nil || *h.Best > 0 && h.BestExact {
-			t.Fatalf("hole %d of a winnableOnly round: best %v", h.Number, h.Best)
-		}
+	r2 := newTestRoom(t, set, "Ana")
+	fresh := NewAnalyzer(testSolveNodes, testRateNodes)
+	r2.SetAnalyzer(fresh)
+	mustApply(t, r2, Event{Kind: KindStart, At: t0, Seat: 0, Seed: seedOf(9), Deals: deals, Replaced: ks})
+	if got := r2.CurrentHole(); got.Seed != h.Seed || got.Replaced != h.Replaced || fresh.Runs() != 0 {
+		t.Fatalf("with deals: hole seed %x (%d), solver runs %d; want %x (%d), 0", got.Seed, got.Replaced, fresh.Runs(), h.Seed, h.Replaced)
 	}
 }
 
 func TestDifficultySetting(t *testing.T) {
+	propertyCheck(t)
 	t.Parallel()
+	an := NewAnalyzer(testSolveNodes, testRateNodes)
 	set := DefaultSettings()
 	// With kings wrapping every level is common (in strict Golf "easy"
 	// hardly ever happens and the nearest level is chosen).
@@ -188,12 +236,17 @@ func TestDifficultySetting(t *testing.T) {
 	for _, level := range []golf.Difficulty{golf.Easy, golf.Fair, golf.Hard, golf.Expert} {
 		set.Difficulty = int(level)
 		round := golf.Seed{byte(level), 7}
-		for n := 1; n <= 1; n++ {
-			seed, _ := HoleDealSeed(set, round, n)
-			d := golf.NewDeal(set.Variant, seed)
-			if got := golf.Rate(&d, &golf.SolveOptions{MaxNodes: RateNodes}); got != level {
-				t.Fatalf("level %v, hole %d: deal rated %v", level, n, got)
-			}
+		seed, _ := an.HoleDealSeed(set, round, 1)
+		d := golf.NewDeal(set.Variant, seed)
+		if got := golf.Rate(&d, &golf.SolveOptions{MaxNodes: testRateNodes}); got != level {
+			t.Fatalf("level %v: deal rated %v", level, got)
+		}
+		// The seed pools' choice from a random seed: a deal of the level,
+		// and its rating.
+		deal, rated := an.Choose(set, golf.Seed{byte(level), 8})
+		d = golf.NewDeal(set.Variant, deal)
+		if got := golf.Rate(&d, &golf.SolveOptions{MaxNodes: testRateNodes}); got != level || rated != level {
+			t.Fatalf("level %v: Choose gave a deal rated %v (said %v)", level, got, rated)
 		}
 	}
 	for _, bad := range []string{`{"difficulty": 5}`, `{"difficulty": -1}`, `{"seats": 1, "format": "stroke", "deal": 4, "winnableOnly": true}`} {
@@ -204,25 +257,59 @@ func TestDifficultySetting(t *testing.T) {
 	}
 }
 
-// TestPracticeDifficulty: solo practice shows the rating of the deal in
-// play; rooms with more seats do not.
+// TestPracticeDifficulty: solo practice rates each deal, and publishes the
+// rating with the best score once the hole is over, never during play
+// (the rating is of the whole deal, the hidden stock included); rooms with
+// more seats do not rate.
 func TestPracticeDifficulty(t *testing.T) {
 	t.Parallel()
 	set := DefaultSettings()
 	set.Format, set.Seats, set.Holes = Stroke, 1, 2
 	r := newTestRoom(t, set, "Ana")
+	an := NewAnalyzer(testSolveNodes, testRateNodes)
+	r.SetAnalyzer(an)
 	mustApply(t, r, Event{Kind: KindStart, At: t0, Seat: 0, Seed: seedOf(5)})
+	if v := r.View(0); v.Difficulty != 0 || v.DifficultyName != "" {
+		t.Fatalf("difficulty %d %q shown during play", v.Difficulty, v.DifficultyName)
+	}
+	if an.Runs() != 0 {
+		t.Fatalf("starting a practice hole ran the solver %d times", an.Runs())
+	}
+	seed := r.CurrentHole().Seed
+	mustApply(t, r, Event{Kind: KindStand, At: t0, Seat: 0, Hole: 1})
+	ev, ok := bestEvent(r, 1)
+	if !ok {
+		t.Fatal("no best event")
+	}
+	d := golf.NewDeal(set.Variant, seed)
+	want := golf.Rate(&d, &golf.SolveOptions{MaxNodes: testRateNodes})
+	if ev.Difficulty != want {
+		t.Fatalf("best event difficulty %v, want %v", ev.Difficulty, want)
+	}
+	bad := ev
+	bad.Difficulty = 9
+	if _, err := r.Apply(bad); !errors.Is(err, ErrBadEvent) {
+		t.Fatalf("a best event with difficulty 9: %v", err)
+	}
+	mustApply(t, r, ev)
 	v := r.View(0)
-	d := golf.NewDeal(set.Variant, r.CurrentHole().Seed)
-	want := golf.Rate(&d, &golf.SolveOptions{MaxNodes: RateNodes})
-	if v.Difficulty != int(want) || v.DifficultyName != want.String() {
-		t.Fatalf("difficulty %d %q, want %d", v.Difficulty, v.DifficultyName, want)
+	if v.Difficulty != 0 {
+		t.Fatalf("hole 2 in play shows difficulty %d", v.Difficulty)
+	}
+	if len(v.Best) != 1 || v.Best[0].Difficulty != int(want) || v.Best[0].DifficultyName != want.String() {
+		t.Fatalf("best of hole 1 = %+v, want difficulty %d", v.Best, want)
 	}
 	set.Seats = 2
 	r = newTestRoom(t, set, "Ana", "Bo")
 	mustApply(t, r, Event{Kind: KindReady, At: t0, Seat: 1, Ready: true})
 	mustApply(t, r, Event{Kind: KindStart, At: t0.Add(time.Second), Seat: 0, Seed: seedOf(5)})
-	if r.View(0).Difficulty != 0 {
-		t.Fatal("a two-seat room shows a difficulty")
+	mustApply(t, r, Event{Kind: KindStand, At: t0, Seat: 0, Hole: 1})
+	mustApply(t, r, Event{Kind: KindStand, At: t0, Seat: 1, Hole: 1})
+	r.SetAnalyzer(an)
+	if ev, _ := bestEvent(r, 1); ev.Difficulty != 0 {
+		t.Fatal("a two-seat room rates its deals")
+	}
+	if _, err := r.Apply(Event{Kind: KindBest, Hole: 1, Best: ev.Best, BestLine: ev.BestLine, BestExact: ev.BestExact, Difficulty: golf.Fair}); err == nil {
+		t.Fatal("a two-seat room accepted a rating")
 	}
 }

@@ -21,11 +21,13 @@ type Replay struct {
 // ok is false otherwise, or for an unknown hole or seat.
 func (r *Room) Replay(n, seat int) (Replay, bool) {
 	h := r.holeNumber(n)
-	if h == nil || !h.Done || r.Tournament != "" || seat < 0 || seat >= len(h.Games) {
+	if h == nil || !h.Done {
+		// A replay names the hole's seed: never while anyone plays it
+		// (not even in practice, which may be watched live).
 		return Replay{}, false
 	}
-	g := h.Games[seat]
-	return replayOf(h.Deal(r.Settings.Variant), g.Moves, n, seat, r.Seats[seat].Name, g.Score, g.End), true
+	f, _ := r.Settle(h, NoSeat)
+	return r.ReplayAt(n, seat, f)
 }
 
 // ReplayLine steps through any line of moves on a deal (the solver's best
@@ -43,13 +45,13 @@ func ReplayLine(d *golf.Deal, moves []golf.Move) Replay {
 func replayOf(d *golf.Deal, moves []golf.Move, hole, seat int, name string, score int, end string) Replay {
 	rp := Replay{Hole: hole, Seat: seat, Name: name, Seed: d.Seed.String(), Moves: []string{}, Score: score, End: end}
 	st := golf.NewState(d)
-	rp.Boards = append(rp.Boards, boardOf(d, st, nil, -1, false))
+	rp.Boards = append(rp.Boards, boardOf(d, st, nil, false))
 	for k, m := range moves {
 		if err := st.Apply(m); err != nil {
 			break
 		}
 		rp.Moves = append(rp.Moves, m.String())
-		b := boardOf(d, st, moves[:k+1], -1, k == len(moves)-1 && end != "")
+		b := boardOf(d, st, moves[:k+1], k == len(moves)-1 && end != "")
 		b.Seat, b.Hole = seat, hole
 		rp.Boards = append(rp.Boards, b)
 	}

@@ -3,11 +3,10 @@ package match
 import (
 	"errors"
 	"fmt"
-	"strings"
 	"time"
-	"unicode/utf8"
 
 	"golfsolitaire/golf"
+	"golfsolitaire/names"
 )
 
 // Status is where a room is in its life.
@@ -52,7 +51,33 @@ type Seat struct {
 	Conn string `json:"conn,omitempty"`
 	// LastSeq is the highest client sequence number applied for this seat.
 	LastSeq int64 `json:"lastSeq,omitempty"`
+	// ReadyBy is when the seat is released if still not ready (public
+	// rooms, before the first round: ReadyWithin after joining).
+	ReadyBy time.Time `json:"readyBy,omitzero"`
+	// Recent are the seat's last SeqWindow applied moves (seq.go).
+	Recent []Applied `json:"recent,omitempty"`
+	// Account is the id of the account the player was logged in with when
+	// they took the seat (0 for guests and bots); never shown to anyone.
+	// Fair-play evidence is kept under it, not under the name.
+	Account int64 `json:"account,omitempty"`
+	// Held: the player's results are held for fair-play review (rated
+	// rooms only: KindHeld, or the join). Standings rows show it.
+	Held bool `json:"held,omitempty"`
 }
+
+// readyWithin is the event's release time, or ReadyWithin.
+func (ev Event) readyWithin() time.Duration {
+	if ev.ReadyWithin > 0 {
+		return ev.ReadyWithin
+	}
+	return ReadyWithin
+}
+
+// ReadyWithin is how long a player who joined a public room has to say
+// ready before the seat is given up for someone else (the host, who
+// starts the round, is never released, but in rooms that start by
+// themselves).
+const ReadyWithin = 2 * time.Minute
 
 // Game is one seat's play of one hole.
 type Game struct {
@@ -83,13 +108,17 @@ type Hole struct {
 	Done     bool      `json:"done,omitempty"`
 	Games    []*Game   `json:"games"`
 	// Best, BestExact and BestLine are the solver's answer for the deal
-	// (SolveDeal), set when the hole ends for everyone (never in a
+	// (Analyzer.Solve), set when the hole ends for everyone (never in a
 	// tournament room).
 	Best      *int        `json:"best,omitempty"`
 	BestExact bool        `json:"bestExact,omitempty"`
 	BestLine  []golf.Move `json:"bestLine,omitempty"`
-	// Difficulty is the deal's rating (RateDeal), set when the hole starts
-	// in solo practice only.
+	// Difficulty is the deal's rating (Analyzer.Rate) in solo practice only: it
+	// comes with the best event once the hole is over (the rating is of
+	// the whole deal, stock order included, so it is published with the
+	// deal, never during play). Rooms stored before it came with the best
+	// event set it when the hole started; views show it only once the hole
+	// is over either way.
 	Difficulty golf.Difficulty `json:"difficulty,omitempty"`
 
 	deal   *golf.Deal
@@ -98,9 +127,12 @@ type Hole struct {
 
 // PastRound is a finished round kept after a rematch.
 type PastRound struct {
-	Seed    golf.Seed `json:"seed"`
-	Holes   []*Hole   `json:"holes"`
-	Results Standings `json:"results"`
+	Seed golf.Seed `json:"seed"`
+	// Deals and DealsReplaced are the round's chosen deals (Room.Deals).
+	Deals         []golf.Seed `json:"deals,omitempty"`
+	DealsReplaced []int       `json:"dealsReplaced,omitempty"`
+	Holes         []*Hole     `json:"holes"`
+	Results       Standings   `json:"results"`
 }
 
 // Room is the whole state of a room. Change it only with Apply.
@@ -113,10 +145,19 @@ type Room struct {
 	Seats    []*Seat   `json:"seats"`
 	Round    int       `json:"round"`
 	// Seed is the round seed: secret until the round is finished.
-	Seed   golf.Seed   `json:"seed"`
-	Holes  []*Hole     `json:"holes"`
-	Past   []PastRound `json:"past,omitempty"`
-	Closed time.Time   `json:"closed,omitzero"`
+	Seed golf.Seed `json:"seed"`
+	// Deals are the deal seeds of the round's holes when the server chose
+	// them before the round started (winnableOnly and difficulty rounds:
+	// the fold never runs the solver), hole h playing Deals[h-1]; nil when
+	// the hole seeds come from Seed alone. Either Seed is
+	// golf.PooledRoundSeed(Deals) (deals from the seed pool; DealsReplaced
+	// is nil) or DealsReplaced[h-1] is k and Deals[h-1] is the k-th
+	// replacement of hole seed h (deals.md). Secret until the round is over.
+	Deals         []golf.Seed `json:"deals,omitempty"`
+	DealsReplaced []int       `json:"dealsReplaced,omitempty"`
+	Holes         []*Hole     `json:"holes"`
+	Past          []PastRound `json:"past,omitempty"`
+	Closed        time.Time   `json:"closed,omitzero"`
 	// Tournament is the id of the tournament the room belongs to, or "".
 	// A tournament room plays the tournament's round seed, has no undo, no
 	// spectators, no rematch and no away rule for a lone player, and never
@@ -126,6 +167,8 @@ type Room struct {
 	// an runs the solver for this room (SetAnalyzer); nil for one of the
 	// default budgets without a memo.
 	an *Analyzer
+	// shown caches settled boards (view_settled.go).
+	shown map[shownKey]Shown
 }
 
 // SetAnalyzer makes the room use the analyzer for the solver's answers
@@ -154,10 +197,19 @@ const (
 	KindAway    Kind = "away"
 	KindBack    Kind = "back"
 	KindRematch Kind = "rematch"
+	// KindLeave gives up the seat Seat, and KindKick (by the host, seat 0)
+	// removes the seat Target, before the first round starts. The seats
+	// after it move up one.
+	KindLeave Kind = "leave"
+	KindKick  Kind = "kick"
 	// KindBest records the solver's best score of a finished hole, appended
 	// by the server once it has solved the deal (off the room's goroutine,
 	// so a slow solve never holds up play).
 	KindBest Kind = "best"
+	// KindHeld marks seat Seat's results as held for fair-play review, or
+	// no longer (Held), in a rated room: appended by the server from the
+	// fair-play store (docs/fairplay.md), at any time of the room.
+	KindHeld Kind = "held"
 )
 
 // Event is one entry of a room's log. Only the fields of its kind are set.
@@ -175,11 +227,24 @@ type Event struct {
 	Name  string `json:"name,omitempty"`
 	Token string `json:"token,omitempty"`
 	Bot   bool   `json:"bot,omitempty"`
+	// Account is the seat's account id (Seat.Account), 0 for none.
+	Account int64 `json:"account,omitempty"`
+	// join, ready: how long a seat in a public room has to say ready
+	// before it is released (the server's --ready-within); zero for
+	// ReadyWithin, as in events written before it travelled in them.
+	ReadyWithin time.Duration `json:"readyWithin,omitempty"`
 	// ready
 	Ready bool `json:"ready,omitempty"`
 	// start, ready, rematch: a freshly drawn round seed, used if the event
 	// starts a round.
 	Seed *golf.Seed `json:"seed,omitempty"`
+	// start, ready, rematch: the round's deals when the settings need the
+	// solver to choose them (Settings.DealsNeeded), chosen by the server
+	// before the event (Room.Deals says how they relate to Seed). Events
+	// written before deals travelled in events have none: the fold then
+	// chooses them itself with the solver, as it used to.
+	Deals    []golf.Seed `json:"deals,omitempty"`
+	Replaced []int       `json:"replaced,omitempty"`
 	// move
 	Hole int       `json:"hole,omitempty"`
 	Move golf.Move `json:"move,omitzero"`
@@ -188,17 +253,40 @@ type Event struct {
 	Best      *int        `json:"best,omitempty"`
 	BestExact bool        `json:"bestExact,omitempty"`
 	BestLine  []golf.Move `json:"bestLine,omitempty"`
+	// best, solo practice: the deal's rating (golf.Rate), published with
+	// the best score once the hole is over.
+	Difficulty golf.Difficulty `json:"difficulty,omitempty"`
 	// away, back
 	Conn string `json:"conn,omitempty"`
+	// kick: the seat removed.
+	Target int `json:"target,omitempty"`
+	// held, join (rated rooms): whether the seat's results are held for
+	// fair-play review.
+	Held bool `json:"held,omitempty"`
 }
+
+// NoticeKind names a Notice.
+type NoticeKind string
+
+// The notices of a room's events.
+const (
+	NoticeStarted     NoticeKind = "started"     // the round started
+	NoticeHoleStarted NoticeKind = "holeStarted" // Hole started
+	NoticeSeatDone    NoticeKind = "seatDone"    // Seat finished Hole with Score (End: why)
+	NoticeHoleEnded   NoticeKind = "holeEnded"   // every seat finished Hole
+	NoticeRoundEnded  NoticeKind = "roundEnded"  // the round is over
+	NoticeReleased    NoticeKind = "released"    // Seat was let go (not ready in time)
+	NoticeLeft        NoticeKind = "left"        // Seat left the waiting room
+	NoticeRemoved     NoticeKind = "removed"     // the host removed Seat
+)
 
 // Notice is a consequence of an event that clients are told about.
 type Notice struct {
-	Kind  string `json:"kind"` // seatDone, holeEnded, holeStarted, roundEnded, started
-	Seat  int    `json:"seat,omitempty"`
-	Hole  int    `json:"hole,omitempty"`
-	Score int    `json:"score,omitempty"`
-	End   string `json:"end,omitempty"`
+	Kind  NoticeKind `json:"kind"`
+	Seat  int        `json:"seat,omitempty"`
+	Hole  int        `json:"hole,omitempty"`
+	Score int        `json:"score,omitempty"`
+	End   string     `json:"end,omitempty"`
 }
 
 // NewRoom returns the room a create event makes (version 1).
@@ -280,6 +368,9 @@ func (h *Hole) Record(v golf.Variant, i int) golf.Record {
 func (r *Room) Apply(ev Event) ([]Notice, error) {
 	var notices []Notice
 	var err error
+	if err := r.checkDeals(ev); err != nil {
+		return nil, err
+	}
 	switch ev.Kind {
 	case KindJoin:
 		err = r.join(ev)
@@ -299,6 +390,10 @@ func (r *Room) Apply(ev Event) ([]Notice, error) {
 		err = r.recordBest(ev)
 	case KindRematch:
 		notices, err = r.rematch(ev)
+	case KindLeave, KindKick:
+		notices, err = r.leave(ev)
+	case KindHeld:
+		err = r.held(ev)
 	default:
 		err = fmt.Errorf("%w: unknown kind %q", ErrBadEvent, ev.Kind)
 	}
@@ -309,24 +404,20 @@ func (r *Room) Apply(ev Event) ([]Notice, error) {
 	return notices, nil
 }
 
-// MaxName is the longest display name, in characters.
-const MaxName = 24
+// ErrAlreadySeated refuses a second seat for one account in a rated room.
+var ErrAlreadySeated = errors.New("match: already seated")
 
-// CleanName trims a display name and checks it.
+// MaxName is the longest display name, in characters.
+const MaxName = names.MaxLen
+
+// CleanName trims a display name and checks it (package names: PRECIS
+// Nickname, no hidden characters).
 func CleanName(name string) (string, error) {
-	name = strings.Join(strings.Fields(name), " ")
-	if name == "" {
-		return "", fmt.Errorf("%w: a name is required", ErrInvalid)
+	out, err := names.Clean(name)
+	if err != nil {
+		return "", fmt.Errorf("%w: %w", ErrInvalid, err)
 	}
-	if !utf8.ValidString(name) || utf8.RuneCountInString(name) > MaxName {
-		return "", fmt.Errorf("%w: a name is at most %d characters", ErrInvalid, MaxName)
-	}
-	for _, c := range name {
-		if c < 0x20 || c == 0x7f {
-			return "", fmt.Errorf("%w: control characters in the name", ErrInvalid)
-		}
-	}
-	return name, nil
+	return out, nil
 }
 
 func (r *Room) seat(i int) (*Seat, error) {
@@ -347,11 +438,108 @@ func (r *Room) join(ev Event) error {
 	if err != nil {
 		return err
 	}
+	if !ev.Bot && !r.Settings.Rated {
+		// A person may not pass for a bot, nor for someone already seated
+		// (a rated seat's name is its account's: one seat per account).
+		taken := make([]string, 0, len(r.Seats))
+		for _, s := range r.Seats {
+			taken = append(taken, s.Name)
+		}
+		if name, err = names.CheckPerson(name, taken); err != nil {
+			return fmt.Errorf("%w: %w", ErrInvalid, err)
+		}
+	}
 	if len(ev.Token) != 64 || r.SeatOf(ev.Token) >= 0 {
 		return fmt.Errorf("%w: bad seat token", ErrBadEvent)
 	}
-	r.Seats = append(r.Seats, &Seat{Name: name, Token: ev.Token, Bot: ev.Bot, Ready: ev.Bot, Conn: ev.Conn})
+	if r.Settings.Rated {
+		// A rated seat's name is its account's: one seat per account.
+		for _, s := range r.Seats {
+			if s.Name == name {
+				return fmt.Errorf("%w: %s already has a seat in this rated room", ErrAlreadySeated, name)
+			}
+		}
+		if ev.Bot {
+			return fmt.Errorf("%w: rated rooms have no bots", ErrInvalid)
+		}
+	}
+	if ev.Held && !r.Settings.Rated {
+		return fmt.Errorf("%w: only a rated room's results are held for review", ErrInvalid)
+	}
+	seat := &Seat{Name: name, Token: ev.Token, Bot: ev.Bot, Ready: ev.Bot, Conn: ev.Conn, Account: ev.Account, Held: ev.Held}
+	if r.Settings.Public && r.Tournament == "" && !ev.Bot && !ev.At.IsZero() {
+		seat.ReadyBy = ev.At.Add(ev.readyWithin())
+	}
+	r.Seats = append(r.Seats, seat)
 	return nil
+}
+
+// held marks a seat's results as held for fair-play review, or no
+// longer: only in a rated room (nothing else of a room is held).
+func (r *Room) held(ev Event) error {
+	seat, err := r.seat(ev.Seat)
+	if err != nil {
+		return err
+	}
+	if !r.Settings.Rated {
+		return fmt.Errorf("%w: only a rated room's results are held for review", ErrInvalid)
+	}
+	if seat.Held == ev.Held {
+		return ErrNoChange
+	}
+	seat.Held = ev.Held
+	return nil
+}
+
+// leave removes a seat before the first round: the player's own choice
+// (KindLeave) or the host's (KindKick).
+func (r *Room) leave(ev Event) ([]Notice, error) {
+	if _, err := r.seat(ev.Seat); err != nil {
+		return nil, err
+	}
+	if r.Tournament != "" {
+		return nil, fmt.Errorf("%w: tournament rooms keep their seats", ErrInvalid)
+	}
+	if r.Status != Waiting {
+		return nil, ErrNotWaiting
+	}
+	if len(r.Past) > 0 {
+		return nil, fmt.Errorf("%w: after a round the seats stay (its records name them)", ErrNotWaiting)
+	}
+	target, kind := ev.Seat, NoticeLeft
+	if ev.Kind == KindKick {
+		if ev.Seat != 0 {
+			return nil, ErrNotHost
+		}
+		if ev.Target <= 0 || ev.Target >= len(r.Seats) {
+			return nil, fmt.Errorf("%w: no seat %d to remove", ErrNoSuchSeat, ev.Target)
+		}
+		target, kind = ev.Target, NoticeRemoved
+	}
+	r.removeSeat(target)
+	return []Notice{{Kind: kind, Seat: target}}, nil
+}
+
+func (r *Room) removeSeat(i int) {
+	r.Seats = append(r.Seats[:i], r.Seats[i+1:]...)
+}
+
+// releasable reports whether seat i is released at its ReadyBy.
+func (r *Room) releasable(i int) bool {
+	s := r.Seats[i]
+	return r.Status == Waiting && len(r.Past) == 0 && !s.Ready && !s.ReadyBy.IsZero() && (i > 0 || r.Settings.AutoStart)
+}
+
+// release gives up the seats not ready in time.
+func (r *Room) release(at time.Time) []Notice {
+	var notices []Notice
+	for i := len(r.Seats) - 1; i >= 0; i-- {
+		if r.releasable(i) && !at.Before(r.Seats[i].ReadyBy) {
+			r.removeSeat(i)
+			notices = append(notices, Notice{Kind: NoticeReleased, Seat: i})
+		}
+	}
+	return notices
 }
 
 func (r *Room) allReady() bool {
@@ -375,44 +563,174 @@ func (r *Room) ready(ev Event) ([]Notice, error) {
 		return nil, ErrNoChange
 	}
 	s.Ready = ev.Ready
+	if !ev.Ready && !s.ReadyBy.IsZero() && !ev.At.IsZero() {
+		s.ReadyBy = ev.At.Add(ev.readyWithin()) // a fresh while to be ready again
+	}
 	if r.Settings.AutoStart && len(r.Seats) == r.Settings.Seats && r.allReady() && ev.Seed != nil {
-		return r.begin(*ev.Seed, ev.At), nil
+		return r.begin(ev), nil
 	}
 	return nil, nil
 }
 
 func (r *Room) start(ev Event) ([]Notice, error) {
-	if ev.Seat != 0 {
-		return nil, ErrNotHost
-	}
-	if r.Status != Waiting {
-		return nil, ErrNotWaiting
+	if err := r.canStart(ev); err != nil {
+		return nil, err
 	}
 	if ev.Seed == nil {
 		return nil, fmt.Errorf("%w: start without a seed", ErrBadEvent)
+	}
+	r.Seats[0].Ready = true
+	return r.begin(ev), nil
+}
+
+// canStart checks a start event against the room, its seed aside.
+func (r *Room) canStart(ev Event) error {
+	if ev.Seat != 0 {
+		return ErrNotHost
+	}
+	if r.Status != Waiting {
+		return ErrNotWaiting
 	}
 	need := 1
 	if r.Settings.Format == Matchplay {
 		need = 2
 	}
 	if len(r.Seats) < need {
-		return nil, fmt.Errorf("%w: waiting for players", ErrNotReady)
+		return fmt.Errorf("%w: waiting for players", ErrNotReady)
 	}
 	for i, s := range r.Seats {
 		if i > 0 && !s.Ready {
-			return nil, fmt.Errorf("%w: %s is not ready", ErrNotReady, s.Name)
+			return fmt.Errorf("%w: %s is not ready", ErrNotReady, s.Name)
 		}
 	}
-	r.Seats[0].Ready = true
-	return r.begin(*ev.Seed, ev.At), nil
+	return nil
 }
 
-// begin starts a round with the seed.
-func (r *Room) begin(seed golf.Seed, at time.Time) []Notice {
+// StartsRound reports whether the event, applied to the room now, would
+// start a round: the server asks before building a start, ready or rematch
+// event, so it draws the round's deals (Settings.DealsNeeded) only for an
+// event that uses them. It changes nothing.
+func (r *Room) StartsRound(ev Event) bool {
+	switch ev.Kind {
+	case KindStart:
+		return r.canStart(ev) == nil
+	case KindReady:
+		return r.readyStarts(ev)
+	case KindRematch:
+		if _, err := r.seat(ev.Seat); err != nil || r.Tournament != "" {
+			return false
+		}
+		if r.Status == Finished {
+			return r.rematchStarts(ev.Seat)
+		}
+		return r.Status == Waiting && r.Round > 1 && r.readyStarts(Event{Kind: KindReady, Seat: ev.Seat, Ready: true})
+	}
+	return false
+}
+
+// rematchStarts reports whether a rematch asked by seat after the round
+// starts the next one at once: nobody else is waited for (a one-seat room,
+// or every other seat a bot in a room that auto-starts, every seat taken).
+func (r *Room) rematchStarts(seat int) bool {
+	if len(r.Seats) != r.Settings.Seats || (len(r.Seats) > 1 && !r.Settings.AutoStart) {
+		return false
+	}
+	for i, s := range r.Seats {
+		if i != seat && !s.Bot {
+			return false
+		}
+	}
+	return true
+}
+
+// readyStarts reports whether the ready event would start the round.
+func (r *Room) readyStarts(ev Event) bool {
+	s, err := r.seat(ev.Seat)
+	if err != nil || r.Status != Waiting || s.Ready == ev.Ready || !ev.Ready {
+		return false
+	}
+	if !r.Settings.AutoStart || len(r.Seats) != r.Settings.Seats {
+		return false
+	}
+	for i, o := range r.Seats {
+		if i != ev.Seat && !o.Ready {
+			return false
+		}
+	}
+	return true
+}
+
+// checkDeals checks the deals an event carries (Event.Deals): only in a
+// round-starting kind, only for settings that need them, as many as
+// Settings.DealsNeeded, and each the documented function of the round
+// seed: for deals from the seed pool the round seed is
+// golf.PooledRoundSeed(deals); for deals chosen from the round seed's own
+// replacements, deal h is replacement k of hole seed h. It costs hashes,
+// never the solver.
+func (r *Room) checkDeals(ev Event) error {
+	if len(ev.Deals) == 0 {
+		if len(ev.Replaced) > 0 {
+			return fmt.Errorf("%w: replacements without deals", ErrBadEvent)
+		}
+		return nil
+	}
+	switch ev.Kind {
+	case KindStart, KindReady, KindRematch:
+	default:
+		return fmt.Errorf("%w: deals in a %s event", ErrBadEvent, ev.Kind)
+	}
+	need := r.Settings.DealsNeeded()
+	if need == 0 {
+		return fmt.Errorf("%w: this room's deals come from its round seed alone", ErrBadEvent)
+	}
+	if len(ev.Deals) != need {
+		return fmt.Errorf("%w: %d deals, want %d", ErrBadEvent, len(ev.Deals), need)
+	}
+	if ev.Seed == nil {
+		return fmt.Errorf("%w: deals without a round seed", ErrBadEvent)
+	}
+	if len(ev.Replaced) == 0 {
+		if golf.PooledRoundSeed(ev.Deals) != *ev.Seed {
+			return fmt.Errorf("%w: the round seed is not the pooled round seed of its deals", ErrBadEvent)
+		}
+		return nil
+	}
+	if len(ev.Replaced) != len(ev.Deals) {
+		return fmt.Errorf("%w: %d replacements for %d deals", ErrBadEvent, len(ev.Replaced), len(ev.Deals))
+	}
+	for i, k := range ev.Replaced {
+		if k < 0 || k > maxChosenReplacements {
+			return fmt.Errorf("%w: replacement %d of hole %d", ErrBadEvent, k, i+1)
+		}
+		if replacement(ev.Seed.HoleSeed(i+1), k) != ev.Deals[i] {
+			return fmt.Errorf("%w: deal %d is not replacement %d of its hole seed", ErrBadEvent, i+1, k)
+		}
+	}
+	return nil
+}
+
+// replacement is the seed itself (k = 0) or its k-th replacement.
+func replacement(seed golf.Seed, k int) golf.Seed {
+	if k == 0 {
+		return seed
+	}
+	return seed.AgainSeed(k)
+}
+
+// begin starts a round with the event's seed (and deals).
+func (r *Room) begin(ev Event) []Notice {
 	r.Status = Playing
-	r.Seed = seed
+	r.Seed = *ev.Seed
+	r.Deals = append([]golf.Seed(nil), ev.Deals...)
+	r.DealsReplaced = append([]int(nil), ev.Replaced...)
+	if len(r.Deals) == 0 {
+		r.Deals, r.DealsReplaced = nil, nil
+	}
+	if len(r.DealsReplaced) == 0 {
+		r.DealsReplaced = nil
+	}
 	r.Holes = nil
-	return append([]Notice{{Kind: "started"}}, r.startHole(1, at)...)
+	return append([]Notice{{Kind: NoticeStarted}}, r.startHole(1, ev.At)...)
 }
 
 // HoleDealSeed returns the seed of hole n of a round and how many times it
@@ -443,19 +761,28 @@ func (a *Analyzer) HoleDealSeed(s Settings, round golf.Seed, n int) (golf.Seed, 
 const maxReplacements = 1000
 
 func (r *Room) startHole(n int, at time.Time) []Notice {
-	seed, replaced := r.analyzer().HoleDealSeed(r.Settings, r.Seed, n)
+	var seed golf.Seed
+	var replaced int
+	if n <= len(r.Deals) {
+		seed = r.Deals[n-1]
+		if n <= len(r.DealsReplaced) {
+			replaced = r.DealsReplaced[n-1]
+		}
+	} else {
+		// Without chosen deals: the hole seed (and the cheap unclearable
+		// check), or, for a round started by an event written before
+		// deals travelled in events, the solver's choice as it used to be.
+		seed, replaced = r.analyzer().HoleDealSeed(r.Settings, r.Seed, n)
+	}
 	h := &Hole{Number: n, Seed: seed, Replaced: replaced, Started: at}
 	for range r.Seats {
 		h.Games = append(h.Games, &Game{Moves: []golf.Move{}})
 	}
 	r.Holes = append(r.Holes, h)
-	if r.Settings.Solo() && r.Tournament == "" {
-		h.Difficulty = r.analyzer().Rate(r.Settings.Variant, seed)
-	}
 	for i := range h.Games {
 		h.Games[i].Score = h.State(r.Settings.Variant, i).Score()
 	}
-	return []Notice{{Kind: "holeStarted", Hole: n}}
+	return []Notice{{Kind: NoticeHoleStarted, Hole: n}}
 }
 
 func (r *Room) move(ev Event) ([]Notice, error) {
@@ -466,8 +793,8 @@ func (r *Room) move(ev Event) ([]Notice, error) {
 	// A resent move is a duplicate before anything else: the move that
 	// ended the hole (or the round), resent after a reconnect, must get
 	// the same answer, not hole_done.
-	if ev.Seq != 0 && ev.Seq <= s.LastSeq {
-		return nil, ErrDuplicate
+	if err := s.checkSeq(ev); err != nil {
+		return nil, err
 	}
 	if r.Status != Playing {
 		return nil, ErrNotPlaying
@@ -489,9 +816,7 @@ func (r *Room) move(ev Event) ([]Notice, error) {
 	} else {
 		g.Moves = append(g.Moves, ev.Move)
 	}
-	if ev.Seq != 0 {
-		s.LastSeq = ev.Seq
-	}
+	s.applied(ev)
 	g.Score = st.Score()
 	var notices []Notice
 	if st.Over() && !(r.Settings.Variant.Options.Undo && !st.Cleared()) {
@@ -533,7 +858,7 @@ func (r *Room) finishGame(h *Hole, i int, end string, at time.Time) Notice {
 	g := h.Games[i]
 	g.Done, g.End, g.Finished = true, end, at
 	g.Score = h.State(r.Settings.Variant, i).Score()
-	return Notice{Kind: "seatDone", Seat: i, Hole: h.Number, Score: g.Score, End: end}
+	return Notice{Kind: NoticeSeatDone, Seat: i, Hole: h.Number, Score: g.Score, End: end}
 }
 
 // afterHole ends the hole when every seat is done, then starts the next
@@ -549,12 +874,12 @@ func (r *Room) afterHole(at time.Time) []Notice {
 		}
 	}
 	h.Done, h.Ended = true, at
-	notices := []Notice{{Kind: "holeEnded", Hole: h.Number}}
+	notices := []Notice{{Kind: NoticeHoleEnded, Hole: h.Number}}
 	st := r.Standings()
 	if st.Over {
 		r.Status = Finished
 		r.Closed = at
-		return append(notices, Notice{Kind: "roundEnded"})
+		return append(notices, Notice{Kind: NoticeRoundEnded})
 	}
 	return append(notices, r.startHole(h.Number+1, at)...)
 }
@@ -562,6 +887,11 @@ func (r *Room) afterHole(at time.Time) []Notice {
 // tick applies the clock at time at: the hole clock running out and the
 // grace period of away players.
 func (r *Room) tick(at time.Time) ([]Notice, error) {
+	if r.Status == Waiting {
+		if n := r.release(at); len(n) > 0 {
+			return n, nil
+		}
+	}
 	if r.Status != Playing {
 		return nil, ErrNoChange
 	}
@@ -612,15 +942,23 @@ func (r *Room) graceDeadline(h *Hole, i int) (time.Time, bool) {
 // the hole clock or an away player's grace period. ok is false when no
 // deadline is pending.
 func (r *Room) NextDeadline() (t time.Time, ok bool) {
-	if r.Status != Playing {
-		return time.Time{}, false
-	}
-	h := r.CurrentHole()
 	consider := func(d time.Time) {
 		if !ok || d.Before(t) {
 			t, ok = d, true
 		}
 	}
+	if r.Status == Waiting {
+		for i := range r.Seats {
+			if r.releasable(i) {
+				consider(r.Seats[i].ReadyBy)
+			}
+		}
+		return t, ok
+	}
+	if r.Status != Playing {
+		return time.Time{}, false
+	}
+	h := r.CurrentHole()
 	if r.Settings.HoleClock > 0 {
 		consider(h.Started.Add(time.Duration(r.Settings.HoleClock) * time.Second))
 	}
@@ -664,19 +1002,25 @@ func (r *Room) rematch(ev Event) ([]Notice, error) {
 		return nil, fmt.Errorf("%w: a tournament room has no rematch", ErrInvalid)
 	}
 	if r.Status == Waiting && r.Round > 1 {
-		return r.ready(Event{Kind: KindReady, At: ev.At, Seat: ev.Seat, Ready: true, Seed: ev.Seed})
+		return r.ready(Event{Kind: KindReady, At: ev.At, Seat: ev.Seat, Ready: true, Seed: ev.Seed, Deals: ev.Deals, Replaced: ev.Replaced})
 	}
 	if r.Status != Finished {
 		return nil, ErrNotFinished
 	}
-	r.Past = append(r.Past, PastRound{Seed: r.Seed, Holes: r.Holes, Results: r.Standings()})
+	r.Past = append(r.Past, PastRound{Seed: r.Seed, Deals: r.Deals, DealsReplaced: r.DealsReplaced, Holes: r.Holes, Results: r.Standings()})
 	r.Round++
 	r.Status = Waiting
 	r.Seed = golf.Seed{}
+	r.Deals, r.DealsReplaced = nil, nil
 	r.Holes = nil
 	r.Closed = time.Time{}
 	for i, s := range r.Seats {
 		s.Ready = s.Bot || i == ev.Seat
+	}
+	// Nobody else to wait for (a one-seat room, or every other seat a
+	// bot, with autoStart): the rematch starts the new round at once.
+	if ev.Seed != nil && r.rematchStarts(ev.Seat) {
+		return r.begin(ev), nil
 	}
 	return nil, nil
 }

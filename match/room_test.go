@@ -197,3 +197,44 @@ func TestRematchBothAsk(t *testing.T) {
 		t.Fatalf("rematch mid-round: %v, want ErrNotFinished", err)
 	}
 }
+
+// TestRematchStartsWhenNobodyElseIsWaited: in a one-seat room, and in a
+// room whose other seats are bots (with autoStart), rematch starts the new
+// round at once; before, the seat stayed ready in the waiting room and a
+// second ready was refused with ErrNoChange.
+func TestRematchStartsWhenNobodyElseIsWaited(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name string
+		bot  bool
+	}{{"solo", false}, {"with a bot", true}} {
+		t.Run(tc.name, func(t *testing.T) {
+			set := DefaultSettings()
+			set.Holes = 1
+			set.Format = Stroke
+			set.AutoStart = true
+			set.Seats = 1
+			names := []string{"Ana"}
+			if tc.bot {
+				set.Seats = 2
+				names = append(names, "Robo") // made a bot below; people may not take the word
+			}
+			r := newTestRoom(t, set, names...)
+			if tc.bot {
+				r.Seats[1].Bot, r.Seats[1].Ready = true, true
+			}
+			mustApply(t, r, Event{Kind: KindStart, At: t0, Seat: 0, Seed: seedOf(1)})
+			r = playOut(t, r, rand.New(rand.NewPCG(5, 6)))
+			if r.Status != Finished {
+				t.Fatalf("status %s after playing out", r.Status)
+			}
+			notices := mustApply(t, r, Event{Kind: KindRematch, At: t0, Seat: 0, Seed: seedOf(2)})
+			if r.Status != Playing || r.Round != 2 || r.Seed != *seedOf(2) || r.CurrentHole() == nil {
+				t.Fatalf("after rematch: status %s round %d", r.Status, r.Round)
+			}
+			if len(notices) == 0 || notices[0].Kind != "started" {
+				t.Errorf("notices %+v, want started first", notices)
+			}
+		})
+	}
+}

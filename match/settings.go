@@ -66,6 +66,10 @@ type Settings struct {
 	// Daily marks the deal of the day (Deal is then the date as YYYYMMDD,
 	// set by the server when the room is created).
 	Daily bool `json:"daily,omitempty"`
+	// Rated rooms are for accounts only (the server seats each account
+	// at most once, by its account name), have no undo, hints or bots,
+	// and move the players' Glicko-2 ratings when the round ends.
+	Rated bool `json:"rated,omitempty"`
 }
 
 // DailyDeal is the number of the deal of the day: the UTC date as
@@ -135,6 +139,9 @@ func (s Settings) Validate() error {
 	if s.Deal < 0 || (s.Deal > 0 || s.Daily) && s.Seats != 1 {
 		return bad("numbered and daily deals are for solo practice only (their deals are known in advance)")
 	}
+	if s.Rated && (s.Seats < 2 || s.Deal > 0 || s.Daily) {
+		return bad("rated rooms need 2 or more seats and a secret round seed (no solo practice, numbered or daily deals)")
+	}
 	if s.Difficulty < 0 || s.Difficulty > int(golf.Expert) {
 		return bad("difficulty must be 0 (any) or 1 (easy) to %d (expert)", golf.Expert)
 	}
@@ -142,6 +149,20 @@ func (s Settings) Validate() error {
 		return bad("numbered and daily deals are never replaced: no winnableOnly or difficulty with them")
 	}
 	return nil
+}
+
+// DealsNeeded is how many deal seeds the server chooses before a round
+// starts (Event.Deals): for winnableOnly and difficulty rounds, whose
+// deals only the solver can pick, one a hole plus the most sudden death
+// can add; 0 when the round seed alone gives the deals.
+func (s Settings) DealsNeeded() int {
+	if s.Deal > 0 || s.Daily || (!s.WinnableOnly && s.Difficulty == 0) {
+		return 0
+	}
+	if s.SuddenDeath {
+		return s.Holes + maxExtraHoles
+	}
+	return s.Holes
 }
 
 // Solo reports whether the room is solo practice.

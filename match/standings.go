@@ -34,6 +34,9 @@ type Row struct {
 	// known (HoleBest), the strokes minus that best; nil elsewhere. Absent
 	// in tournament rooms.
 	VsBest []*int `json:"vsBest,omitempty"`
+	// Held: the player's results are held for fair-play review (rated
+	// rooms only): the scores stand, the rating waits.
+	Held bool `json:"held,omitempty"`
 }
 
 // MatchStatus is a two-sided match's standing.
@@ -80,7 +83,7 @@ func standings(set Settings, seats []*Seat, holes []*Hole) Standings {
 		n = set.Holes
 	}
 	for i, s := range seats {
-		row := Row{Seat: i, Name: s.Name, Scores: make([]*int, n)}
+		row := Row{Seat: i, Name: s.Name, Scores: make([]*int, n), Held: s.Held}
 		for _, h := range holes {
 			if i < len(h.Games) && h.Games[i].Done {
 				v := h.Games[i].Score

@@ -23,21 +23,30 @@ type View struct {
 	HoleClock  *Clock   `json:"clock,omitempty"`
 	Commitment string   `json:"commitment,omitempty"`
 	Seed       string   `json:"seed,omitempty"` // revealed when the round is over
+	// Deals, revealed with Seed, are the round's chosen deals (Room.Deals)
+	// in hole order, spare sudden-death deals included, so anyone can
+	// check golf.PooledRoundSeed(Deals) against Seed.
+	Deals []string `json:"deals,omitempty"`
 	// Tournament is the id of the tournament the room belongs to, if any.
 	Tournament string     `json:"tournament,omitempty"`
 	You        int        `json:"you"` // your seat, -1 for a spectator
 	Seats      []SeatView `json:"seats"`
-	Board      *Board     `json:"board,omitempty"`  // your board of the hole in play
-	Boards     []*Board   `json:"boards,omitempty"` // spectators: every board
-	Progress   []Progress `json:"progress"`
-	Standings  Standings  `json:"standings"`
+	Board      *Board     `json:"board,omitempty"` // your board of the hole in play
+	// Boards are the settled boards (Others) of the hole in play: every
+	// seat's for a spectator, the other seats' for a player.
+	Boards    []*Board   `json:"boards,omitempty"`
+	Progress  []Progress `json:"progress"`
+	Standings Standings  `json:"standings"`
 	// Revealed lists the holes whose boards and moves everyone may now see.
 	Revealed []int `json:"revealed"`
 	// Best is the best possible score of each revealed hole of the round
 	// (never of a hole in play; never in a tournament room).
 	Best []HoleBest `json:"best,omitempty"`
-	// Difficulty rates the deal in play, 1 (easy) to 5 (unclearable), in
-	// solo practice only; DifficultyName is its name (golf.Difficulty).
+	// Difficulty rates the current hole's deal, 1 (easy) to 5
+	// (unclearable), in solo practice only, once that hole is over (the
+	// rating is of the whole deal, stock included: during play it would
+	// tell what the hidden stock holds); DifficultyName is its name
+	// (golf.Difficulty). Best carries the rating of every finished hole.
 	Difficulty     int    `json:"difficulty,omitempty"`
 	DifficultyName string `json:"difficultyName,omitempty"`
 }
@@ -59,7 +68,9 @@ type SeatView struct {
 	GraceEnds time.Time `json:"graceEnds,omitzero"`
 }
 
-// Progress is what opponents see of a game in progress.
+// Progress is a seat's progress: the counts of its settled board for
+// everyone but the seat itself (Others), whether it has finished the hole,
+// and its score and end once it has.
 type Progress struct {
 	Seat      int    `json:"seat"`
 	CardsLeft int    `json:"cardsLeft"`
@@ -68,6 +79,7 @@ type Progress struct {
 	Done      bool   `json:"done"`
 	Score     *int   `json:"score,omitempty"` // once done
 	End       string `json:"end,omitempty"`
+	Wait      *Wait  `json:"wait,omitempty"`
 }
 
 // Board is one game as a viewer may see it. Hidden cards are "??".
@@ -94,13 +106,24 @@ type Board struct {
 	End       string `json:"end,omitempty"`
 	Score     int    `json:"score"`
 	Moves     int    `json:"moves"`
-	Run       int    `json:"run"` // cards played since the last stock turn
+	// Run is how many cards were played in a row since the last stock turn
+	// (or since the deal): the length of the current run of plays.
+	Run int `json:"run"`
+	// Wait, on a board of someone else's hole, says why it is not the
+	// whole game: whose stock turn it waits for (see Settle).
+	Wait *Wait `json:"wait,omitempty"`
 }
 
 // Hidden is how a card the viewer may not see is shown.
 const Hidden = "??"
 
-// View returns what the viewer (a seat, or SpectatorSeat) may see now.
+// NoSeat is the viewer seat of someone who is neither a player of the room
+// nor a spectator on its socket: HTTP APIs, listings, tournament watchers.
+const NoSeat = -2
+
+// View returns what the viewer (a seat, SpectatorSeat or NoSeat) may see
+// now. A player's own board and own progress row are live; everything of
+// any other seat's hole comes from Others (the settled board).
 func (r *Room) View(seat int) View {
 	v := View{
 		V: r.Version, Code: r.Code, Settings: r.Settings, Status: r.Status, Round: r.Round,
@@ -112,6 +135,9 @@ func (r *Room) View(seat int) View {
 	}
 	if r.Status == Finished && r.Tournament == "" {
 		v.Seed = r.Seed.String()
+		for _, d := range r.Deals {
+			v.Deals = append(v.Deals, d.String())
+		}
 	}
 	h := r.CurrentHole()
 	for i, s := range r.Seats {
@@ -131,81 +157,50 @@ func (r *Room) View(seat int) View {
 		if x.Done {
 			v.Revealed = append(v.Revealed, x.Number)
 			if x.Best != nil && r.Tournament == "" {
-				v.Best = append(v.Best, HoleBest{Hole: x.Number, Best: *x.Best, Exact: x.BestExact})
+				hb := HoleBest{Hole: x.Number, Best: *x.Best, Exact: x.BestExact}
+				if x.Difficulty > 0 && r.RatesDeals() {
+					hb.Difficulty, hb.DifficultyName = int(x.Difficulty), x.Difficulty.String()
+				}
+				v.Best = append(v.Best, hb)
 			}
 		}
 	}
-	if h.Difficulty > 0 && r.Settings.Solo() && r.Tournament == "" {
+	if h.Done && h.Difficulty > 0 && r.RatesDeals() {
 		v.Difficulty, v.DifficultyName = int(h.Difficulty), h.Difficulty.String()
 	}
 	if r.Settings.HoleClock > 0 && r.Status == Playing {
 		v.HoleClock = &Clock{Started: h.Started, Deadline: h.Started.Add(time.Duration(r.Settings.HoleClock) * time.Second)}
 	}
-	vr := r.Settings.Variant
-	for i, g := range h.Games {
-		st := h.State(vr, i)
-		p := Progress{Seat: i, CardsLeft: st.CardsLeft(), StockLeft: st.StockLeft(), Moves: len(g.Moves), Done: g.Done, End: g.End}
-		if g.Done {
-			score := g.Score
-			p.Score = &score
+	own := seat >= 0 && seat < len(h.Games)
+	showBoards := own || (seat == SpectatorSeat && r.Settings.Spectators)
+	for i := range h.Games {
+		if own && i == seat {
+			b := r.board(h, i)
+			v.Board = b
+			v.Progress = append(v.Progress, progressOf(b, h.Games[i]))
+			continue
 		}
-		v.Progress = append(v.Progress, p)
-	}
-	switch {
-	case seat >= 0 && seat < len(h.Games):
-		v.Board = r.board(h, seat, -1)
-	case seat == SpectatorSeat && r.Settings.Spectators:
-		bound := r.safeStock(h)
-		for i := range h.Games {
-			v.Boards = append(v.Boards, r.board(h, i, bound))
+		sh := r.Others(h, i, seat)
+		v.Progress = append(v.Progress, sh.Progress)
+		if showBoards {
+			v.Boards = append(v.Boards, sh.Board)
 		}
 	}
 	return v
 }
 
-// safeStock is how many stock cards (in turn order) every player still
-// playing the hole has already turned: those may be shown to spectators.
-// It is -1 (no limit) once everyone has finished.
-func (r *Room) safeStock(h *Hole) int {
-	bound := -1
-	vr := r.Settings.Variant
-	total := len(h.Deal(vr).Stock())
-	for _, g := range h.Games {
-		if g.Done {
-			continue
-		}
-		seen := 0
-		for _, m := range g.Moves {
-			if m.Action == golf.Turn {
-				seen++
-			}
-			if m.Action == golf.Redeal {
-				seen = total
-				break
-			}
-		}
-		seen = min(seen, total)
-		if bound < 0 || seen < bound {
-			bound = seen
-		}
-	}
-	return bound
-}
-
-// board shows seat i's game. With bound >= 0, stock cards at turn index
-// bound or later are hidden (spectator view).
-func (r *Room) board(h *Hole, i, bound int) *Board {
+// board shows seat i's own game to seat i: live.
+func (r *Room) board(h *Hole, i int) *Board {
 	vr := r.Settings.Variant
 	g := h.Games[i]
-	b := boardOf(h.Deal(vr), h.State(vr, i), g.Moves, bound, g.Done)
+	b := boardOf(h.Deal(vr), h.State(vr, i), g.Moves, g.Done)
 	b.Seat, b.Hole, b.End = i, h.Number, g.End
 	return b
 }
 
-// boardOf draws a game from its state and moves. With bound >= 0, stock
-// cards at turn index bound or later are hidden. A done game lists no
+// boardOf draws a game from its state and moves. A done game lists no
 // playable piles.
-func boardOf(d *golf.Deal, st *golf.State, moves []golf.Move, bound int, done bool) *Board {
+func boardOf(d *golf.Deal, st *golf.State, moves []golf.Move, done bool) *Board {
 	vr := d.Variant
 	b := &Board{
 		Layout: d.Layout().Shape, StockLeft: st.StockLeft(), RedealsLeft: st.RedealsLeft(),
@@ -222,14 +217,9 @@ func boardOf(d *golf.Deal, st *golf.State, moves []golf.Move, bound int, done bo
 		b.Piles = append(b.Piles, ps)
 	}
 	waste := st.Waste()
-	origins := wasteOrigins(d, moves)
 	b.Waste = make([]string, len(waste))
 	for j, c := range waste {
-		if bound >= 0 && j < len(origins) && origins[j] >= bound {
-			b.Waste[j] = Hidden
-		} else {
-			b.Waste[j] = c.String()
-		}
+		b.Waste[j] = c.String()
 	}
 	if !done {
 		for _, m := range st.Legal() {
@@ -288,7 +278,7 @@ type EventView struct {
 	At      time.Time `json:"at"`
 	Seat    int       `json:"seat"`
 	Hole    int       `json:"hole,omitempty"`
-	Move    string    `json:"move,omitempty"` // the mover's own moves, or once revealed
+	Move    string    `json:"move,omitempty"` // the mover's own moves, or once public
 	Card    string    `json:"card,omitempty"` // the card the move put on the waste
 	Name    string    `json:"name,omitempty"`
 	Ready   bool      `json:"ready,omitempty"`
@@ -304,6 +294,10 @@ type Logged struct {
 	// stock turn index, or -1 for a card everyone has seen.
 	Card   golf.Card `json:"card,omitzero"`
 	Origin int       `json:"origin"`
+	// Public is set when, at the version of the event, the move was one
+	// everyone in the room may see (Settle was Whole for a spectator): its
+	// hole was over for everyone, or the room is single-seat practice.
+	Public bool `json:"public,omitempty"`
 }
 
 // Log returns the stored form of ev, which has just been applied.
@@ -318,13 +312,21 @@ func (r *Room) Log(ev Event, notices []Notice) Logged {
 			}
 		}
 	}
+	if ev.Kind == KindMove || ev.Kind == KindStand {
+		if h := r.holeNumber(ev.Hole); h != nil {
+			f, _ := r.Settle(h, SpectatorSeat)
+			l.Public = f == Whole
+		}
+	}
 	return l
 }
 
-// EventView returns a logged event as the viewer may see it now. For a move
-// by another player during the hole only the fact of the move is shown;
-// spectators see the move, and the card if every player still playing has
-// turned it; once the hole is over for everyone, everything is shown.
+// EventView returns a logged event as the viewer may see it. The move and
+// its card are shown to the mover, and to anyone else only when they were
+// public at the version of the event (Logged.Public): an event is redacted
+// as of the version it describes, whenever it is sent (live, or to catch a
+// client up after a reconnect). Others learn that the seat moved; what its
+// board looks like comes from the view (Others).
 func (r *Room) EventView(l Logged, v int64, seat int) EventView {
 	ev := l.Event
 	out := EventView{V: v, Kind: ev.Kind, At: ev.At, Seat: ev.Seat, Hole: ev.Hole, Notices: l.Notices}
@@ -333,25 +335,12 @@ func (r *Room) EventView(l Logged, v int64, seat int) EventView {
 		out.Name = ev.Name
 	case KindReady:
 		out.Ready = ev.Ready
-	case KindMove, KindStand:
-		h := r.holeNumber(ev.Hole)
-		if h == nil {
+	case KindMove:
+		if seat != ev.Seat && !l.Public {
 			break
 		}
-		visible := seat == ev.Seat || h.Done || r.Status == Finished
-		safe := visible
-		if !visible && seat == SpectatorSeat && r.Settings.Spectators {
-			visible = true
-			bound := r.safeStock(h)
-			safe = bound < 0 || l.Origin < bound
-		}
-		if !visible {
-			break
-		}
-		if ev.Kind == KindMove {
-			out.Move = ev.Move.String()
-		}
-		if safe && l.Card != golf.NoCard {
+		out.Move = ev.Move.String()
+		if l.Card != golf.NoCard {
 			out.Card = l.Card.String()
 		}
 	}
@@ -368,15 +357,21 @@ func (r *Room) holeNumber(n int) *Hole {
 }
 
 // HoleRecords returns every seat's record of hole n of the current round,
-// but only once the hole is over for everyone (before that it would show
-// stock cards): ok is false otherwise.
+// but only once the hole is whole for anyone (Settle; before that it would
+// show stock cards): ok is false otherwise.
 func (r *Room) HoleRecords(n int) (recs []golf.Record, ok bool) {
 	h := r.holeNumber(n)
-	if h == nil || !h.Done || r.Tournament != "" {
+	if h == nil || !h.Done {
+		// A record names the hole's seed: never while anyone plays it.
 		return nil, false
 	}
+	f, _ := r.Settle(h, NoSeat)
 	for i := range h.Games {
-		recs = append(recs, h.Record(r.Settings.Variant, i))
+		rec, ok := r.RecordAt(h, i, f)
+		if !ok {
+			return nil, false
+		}
+		recs = append(recs, rec)
 	}
 	return recs, true
 }

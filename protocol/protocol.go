@@ -7,6 +7,7 @@ package protocol
 
 import (
 	"encoding/json"
+	"strconv"
 
 	"golfsolitaire/match"
 )
@@ -31,7 +32,32 @@ const (
 	// TypeHint asks for a suggested move (solo practice only); the ack
 	// carries it in Move.
 	TypeHint = "hint"
+	// TypeLeave gives up the player's seat, TypeKick (the host) removes
+	// the seat in Seat: both before the first round starts only.
+	TypeLeave = "leave"
+	TypeKick  = "kick"
+	// TypeReact sends a preset reaction (Reaction, one of Reactions) to
+	// everyone in the room; nothing is stored.
+	TypeReact = "react"
+	// TypeResync asks for a snapshot: the client's view is not the base
+	// of an event's patch (or the patch did not apply).
+	TypeResync = "resync"
 )
+
+// Reactions are the preset reaction ids, in the order clients show them:
+// "Good game", "Nice run!", "Well played", "Good luck" (translated by the
+// client). There is no free text.
+var Reactions = []string{"gg", "nice", "wp", "gl"}
+
+// ValidReaction reports whether id is one of Reactions.
+func ValidReaction(id string) bool {
+	for _, r := range Reactions {
+		if r == id {
+			return true
+		}
+	}
+	return false
+}
 
 // Server message types.
 const (
@@ -41,6 +67,8 @@ const (
 	TypeAck      = "ack"
 	TypeError    = "error"
 	TypePong     = "pong"
+	// TypeReaction is a player's reaction: Seat and Reaction.
+	TypeReaction = "reaction"
 )
 
 // ClientMessage is any message a client sends; Type says which fields
@@ -53,13 +81,19 @@ type ClientMessage struct {
 	Token    string `json:"token,omitempty"` // seat token; empty to spectate
 	Since    int64  `json:"since,omitempty"` // last version seen; 0 for a snapshot
 	// move, ready, start, stand, rematch: Seq numbers each command of the
-	// connection's player, increasing; a repeated Seq gets the same answer
-	// and is applied once.
+	// connection's player, increasing. A move resent with the same Seq is
+	// acknowledged as a duplicate and applied once; a move whose Seq is not
+	// above the seat's last applied one and is not that resend is refused
+	// with ErrCodeStaleSeq (continue above the welcome's LastSeq).
 	Seq  int64  `json:"seq,omitempty"`
 	Hole int    `json:"hole,omitempty"`
 	Move string `json:"move,omitempty"` // "3", "s", "r", "u"
 	// ready
 	Ready *bool `json:"ready,omitempty"`
+	// kick: the seat to remove
+	Seat *int `json:"seat,omitempty"`
+	// react: one of Reactions
+	Reaction string `json:"reaction,omitempty"`
 }
 
 // ServerMessage is any message the server sends.
@@ -70,9 +104,16 @@ type ServerMessage struct {
 	// welcome
 	Protocol int  `json:"protocol,omitempty"`
 	Seat     *int `json:"seat,omitempty"` // -1 for a spectator
-	// snapshot, event (live events carry the view after them)
+	// LastSeq (welcome, players) is the highest seq applied for the seat:
+	// a client that has lost its counter continues above it.
+	LastSeq int64 `json:"lastSeq,omitempty"`
+	// snapshot, event: a live event carries the view after it, whole
+	// (View) or as a patch (package patch) of the view whose own V is
+	// Base, the one the connection was sent last.
 	View  *match.View      `json:"view,omitempty"`
 	Event *match.EventView `json:"event,omitempty"`
+	Base  int64            `json:"base,omitempty"`
+	Patch json.RawMessage  `json:"patch,omitempty"`
 	// ack, error
 	Seq       int64  `json:"seq,omitempty"`
 	Duplicate bool   `json:"duplicate,omitempty"`
@@ -81,11 +122,16 @@ type ServerMessage struct {
 	// Move is the suggestion in the ack of a hint ("3", "s", "r"; empty
 	// when the game is over).
 	Move string `json:"move,omitempty"`
+	// Reaction is the preset id of a reaction message (the sender in Seat).
+	Reaction string `json:"reaction,omitempty"`
+	// RetryAfter, in an error (try_again, solver_busy), is how many
+	// seconds to wait before trying again.
+	RetryAfter int `json:"retryAfter,omitempty"`
 }
 
 // Error codes of error messages (and of HTTP API errors).
 const (
-	ErrCodeBadMessage   = "bad_message"  // not JSON, or fields of the wrong type
+	ErrCodeBadMessage   = "bad_message"  // not one JSON object, a field of the wrong type, or an unknown field (ParseClientMessage)
 	ErrCodeUnknownType  = "unknown_type" // a type the server does not know
 	ErrCodeBadVersion   = "bad_version"  // a protocol version the server does not speak
 	ErrCodeHelloFirst   = "hello_first"  // a command before hello, or a second hello
@@ -107,8 +153,24 @@ const (
 	ErrCodeNoChange     = "no_change"
 	ErrCodeInvalid      = "invalid"      // invalid settings or name
 	ErrCodeUnavailable  = "unavailable"  // the store cannot be reached; try again
-	ErrCodeRateLimited  = "rate_limited" // sent just before closing with 1008
+	ErrCodeRateLimited  = "rate_limited" // over a per-client limit (HTTP 429 with Retry-After), or flooding a socket (then closed with 1008)
 	ErrCodeInternal     = "internal"
+	ErrCodeTooLarge     = "too_large" // a request body over the limit (HTTP 413)
+	ErrCodeCrowded      = "crowded"   // the room has as many spectators as it takes
+	ErrCodeLeft         = "left"      // the seat was given up (leave, removed by the host, not ready in time)
+	ErrCodeTooFast      = "too_fast"  // a reaction sooner than the limit allows; nothing is sent
+	// ErrCodeStaleSeq refuses a move whose seq is not above the seat's
+	// last applied seq and is not the very same move resent (a lower seq
+	// never applied, or an applied seq reused for another move).
+	ErrCodeStaleSeq = "stale_seq"
+	// ErrCodeTryAgain: the round could not start because the pool of
+	// pre-rated deals for its settings (winnableOnly, difficulty) is being
+	// filled; RetryAfter says when to try again.
+	ErrCodeTryAgain = "try_again"
+	// ErrCodeSolverBusy: the client already has its quota of solver jobs
+	// (hints) in flight, or a hint waited its time (5 s) in the solver's
+	// queue; RetryAfter says when to try again.
+	ErrCodeSolverBusy = "solver_busy"
 )
 
 // Marshal encodes a server message.
@@ -119,6 +181,51 @@ func (m ServerMessage) Marshal() []byte {
 		panic(err)
 	}
 	return b
+}
+
+// SnapshotFrame encodes a snapshot message around an encoded view.
+func SnapshotFrame(v int64, view []byte) []byte {
+	return frame(TypeSnapshot, v, 0, nil, "view", view)
+}
+
+// EventFrame encodes an event message around an encoded event and the
+// whole view after it (view nil: none, as in catch-up events).
+func EventFrame(v int64, event, view []byte) []byte {
+	return frame(TypeEvent, v, 0, event, "view", view)
+}
+
+// PatchFrame encodes an event message around an encoded event and the
+// patch that turns the view whose V is base into the view after it.
+func PatchFrame(v, base int64, event, patch []byte) []byte {
+	return frame(TypeEvent, v, base, event, "patch", patch)
+}
+
+// frame writes a message from parts already encoded, as Marshal would
+// write it, without encoding (and so re-scanning) them again.
+func frame(typ string, v, base int64, event []byte, key string, val []byte) []byte {
+	out := make([]byte, 0, len(event)+len(val)+64)
+	out = append(out, `{"type":"`...)
+	out = append(out, typ...)
+	out = append(out, '"')
+	if v != 0 {
+		out = append(out, `,"v":`...)
+		out = strconv.AppendInt(out, v, 10)
+	}
+	if base != 0 {
+		out = append(out, `,"base":`...)
+		out = strconv.AppendInt(out, base, 10)
+	}
+	if event != nil {
+		out = append(out, `,"event":`...)
+		out = append(out, event...)
+	}
+	if val != nil {
+		out = append(out, `,"`...)
+		out = append(out, key...)
+		out = append(out, `":`...)
+		out = append(out, val...)
+	}
+	return append(out, '}')
 }
 
 // CreateRoomRequest is the body of POST /api/rooms.

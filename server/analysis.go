@@ -15,6 +15,7 @@ import (
 	"golfsolitaire/golf"
 	"golfsolitaire/match"
 	"golfsolitaire/protocol"
+	"golfsolitaire/solverpool"
 	"golfsolitaire/store"
 )
 
@@ -25,18 +26,13 @@ var errNoHints = errors.New("server: hints are for solo practice only")
 // best line of a hole, board by board (match.ReplayLine), once everyone has
 // finished that hole.
 func (s *Server) getBestLine(w http.ResponseWriter, r *http.Request) {
-	code, ok := s.roomCode(w, r)
-	if !ok {
-		return
-	}
 	hole, err := strconv.Atoi(r.PathValue("hole"))
 	if err != nil {
 		writeError(w, http.StatusBadRequest, protocol.ErrCodeBadMessage, "want /api/rooms/{code}/holes/{hole}/best")
 		return
 	}
-	room, err := s.loadRoom(r.Context(), code)
-	if err != nil {
-		s.fail(w, err)
+	room, ok := s.pathRoom(w, r)
+	if !ok {
 		return
 	}
 	rp, ok := room.BestLine(hole)
@@ -48,30 +44,31 @@ func (s *Server) getBestLine(w http.ResponseWriter, r *http.Request) {
 }
 
 // warmBest solves the deals of holes that have just started, off the
-// hub's goroutine, so the end of the hole finds the answer memoized. When
-// every solver slot is busy it does nothing: the fold then solves.
+// hub's goroutine, in the solver pool at normal priority, so the end of
+// the hole finds the answer memoized. When the pool already has more
+// normal work waiting than it has workers it does nothing (the best is
+// then solved when the hole ends).
 func (s *Server) warmBest(r *match.Room, notices []match.Notice) {
 	if r.Tournament != "" {
 		return
 	}
 	for _, n := range notices {
-		if n.Kind != "holeStarted" {
+		if n.Kind != match.NoticeHoleStarted {
 			continue
 		}
 		h := r.CurrentHole()
 		if h == nil || h.Number != n.Hole {
 			continue
 		}
-		select {
-		case s.solverSlots <- struct{}{}:
-		default:
+		if st := s.solver.Stats(); st.Queued[solverpool.Normal] >= st.Workers {
 			continue
 		}
 		v, seed := r.Settings.Variant, h.Seed
-		go func() {
-			defer func() { <-s.solverSlots }()
-			s.analyzer.Warm(v, seed)
-		}()
+		s.tasks.goCtx(func(context.Context) {
+			// A job the pool did not run would run here: the pool's own
+			// context, not the task's, decides.
+			s.analyzer.Warm(v, seed, func(fn func()) { _ = s.solver.Do(context.Background(), solverpool.Normal, "", fn) })
+		})
 	}
 }
 
@@ -84,55 +81,61 @@ func (s *Server) hintFor(ctx context.Context, h *hub, seat, hole int) (move stri
 	type snap struct {
 		st    *golf.State
 		board []byte
-		err   error
+		v     int64
 	}
-	res := h.do(ctx, &command{read: func(r *match.Room) any {
+	sn, err := readErr(ctx, &h.hubCore, func() (snap, error) {
+		sn := snap{v: h.room.Version}
+		r := h.room
 		if !r.Settings.Solo() || r.Tournament != "" {
-			return snap{err: errNoHints}
+			return sn, errNoHints
 		}
 		if r.Status != match.Playing {
-			return snap{err: match.ErrNotPlaying}
+			return sn, match.ErrNotPlaying
 		}
 		cur := r.CurrentHole()
 		if cur.Number != hole {
-			return snap{err: match.ErrWrongHole}
+			return sn, match.ErrWrongHole
 		}
 		if cur.Games[seat].Done {
-			return snap{err: match.ErrHoleDone}
+			return sn, match.ErrHoleDone
 		}
 		v := r.View(seat)
-		b, _ := json.Marshal(v.Board)
-		return snap{st: cur.State(r.Settings.Variant, seat).Clone(), board: b}
-	}})
-	if res.err != nil {
-		return "", res.v, res.err
+		sn.board, _ = json.Marshal(v.Board)
+		sn.st = cur.State(r.Settings.Variant, seat).Clone()
+		return sn, nil
+	})
+	if err != nil {
+		return "", sn.v, err
 	}
-	sn := res.data.(snap)
-	if sn.err != nil {
-		return "", res.v, sn.err
-	}
-	select {
-	case s.solverSlots <- struct{}{}:
-	case <-ctx.Done():
-		return "", res.v, ctx.Err()
-	}
-	defer func() { <-s.solverSlots }()
 	mac := hmac.New(sha256.New, s.secret[:])
 	mac.Write([]byte(h.code))
 	mac.Write(sn.board)
 	var seed [32]byte
 	copy(seed[:], mac.Sum(nil))
-	m := golf.Hint(sn.st, bot.SearchSamples, rand.NewChaCha8(seed))
-	if m == (golf.Move{}) {
-		return "", res.v, nil
+	// A hint is high priority, and each seat may have SolverPerClient of
+	// them in flight.
+	var m golf.Move
+	client := "seat:" + h.code + "/" + strconv.Itoa(seat)
+	if err := s.solve(ctx, solverpool.High, client, func() { m = golf.Hint(sn.st, bot.SearchSamples, rand.NewChaCha8(seed)) }); err != nil {
+		if errors.Is(err, context.DeadlineExceeded) {
+			// Queued past the hint's time: every worker busy. Say so, with
+			// when to ask again, rather than "internal error".
+			err = &retryError{err: errSolverBusy, after: solverRetry}
+		}
+		return "", sn.v, err
 	}
-	return m.String(), res.v, nil
+	if m == (golf.Move{}) {
+		return "", sn.v, nil
+	}
+	return m.String(), sn.v, nil
 }
 
 // recordBests solves the deals of finished holes whose best score is not
-// recorded yet, off the hub's goroutine (bounded by the server's solver
-// slots), and appends a best event for each. Only the instance that ended
-// the hole (or loads the room later) does it; if two race, the room
+// recorded yet, off the hub's goroutine, in the solver pool at high
+// priority, one hole of the room at a time (so a room that ends holes
+// quickly queues one job, not eighteen), and appends a best event for
+// each, with the deal's rating in solo practice. Only the instance that
+// ended the hole (or loads the room later) does it; if two race, the room
 // accepts one best event per hole. Runs on the hub's goroutine.
 func (h *hub) recordBests() {
 	need := h.room.NeedsBest()
@@ -141,8 +144,9 @@ func (h *hub) recordBests() {
 	}
 	if h.solving == nil {
 		h.solving = map[[2]int]bool{}
+		h.bestTurn = make(chan struct{}, 1)
 	}
-	round, v := h.room.Round, h.room.Settings.Variant
+	round, v, rates := h.room.Round, h.room.Settings.Variant, h.room.RatesDeals()
 	for _, n := range need {
 		key := [2]int{round, n}
 		if h.solving[key] {
@@ -150,24 +154,35 @@ func (h *hub) recordBests() {
 		}
 		h.solving[key] = true
 		seed := h.room.Holes[n-1].Seed
-		go func() {
-			h.s.solverSlots <- struct{}{}
-			sol := h.s.analyzer.Solve(v, seed)
-			<-h.s.solverSlots
-			best := sol.Best
-			ev := match.Event{Kind: match.KindBest, Hole: n, Best: &best, BestExact: sol.Exact, BestLine: sol.Moves}
-			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		h.s.tasks.goCtx(func(ctx context.Context) {
+			var sol golf.Solution
+			var level golf.Difficulty
+			// The analyzer runs each solve as a high-priority job of the
+			// solver pool.
+			select {
+			case h.bestTurn <- struct{}{}:
+			case <-ctx.Done():
+				return // closing: whoever serves the room next records it
+			}
+			sol = h.s.analyzer.Solve(v, seed)
+			if rates {
+				level = h.s.analyzer.Rate(v, seed)
+			}
+			<-h.bestTurn
+			ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 			defer cancel()
-			r := h.do(ctx, &command{build: func(r *match.Room) (match.Event, error) {
+			best := sol.Best
+			ev := match.Event{Kind: match.KindBest, Hole: n, Best: &best, BestExact: sol.Exact, BestLine: sol.Moves, Difficulty: level}
+			r := h.change(ctx, func(r *match.Room) (match.Event, error) {
 				delete(h.solving, key)
 				if r.Round != round {
 					return match.Event{}, match.ErrNoChange
 				}
 				return ev, nil
-			}})
+			})
 			if r.err != nil && !errors.Is(r.err, match.ErrNoChange) && !errors.Is(r.err, store.ErrUnavailable) && !errors.Is(r.err, context.DeadlineExceeded) {
 				h.log.Warn("best score not recorded", "hole", n, "err", r.err)
 			}
-		}()
+		})
 	}
 }

@@ -223,7 +223,7 @@ func TestBotsStopOnClose(t *testing.T) {
 	t.Parallel()
 	st := memstore.New(memstore.Options{})
 	t.Cleanup(func() { st.Close() })
-	s, err := server.New(server.Options{Store: st, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), SolveNodes: testSolveNodes, RateNodes: testRateNodes})
+	s, err := server.New(server.Options{Store: st, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), SolveNodes: testSolveNodes, RateNodes: testRateNodes, PasswordParams: cheapPasswords})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,7 +2,8 @@
 // that runs them.
 //
 // A bot is a goroutine playing through the WebSocket like any client, with
-// its own seat token, from its own view (package bot). So that another
+// its own seat token, from its own view (package bot), over an in-memory
+// connection to this server (botnet.go): never a dial to an address. So that another
 // instance (or this one, restarted) can carry on when the instance running
 // it stops, everything needed to run a bot again lives in the store:
 //
@@ -21,10 +22,13 @@
 //     instance that cannot renew stops its bot at half the lease, before
 //     the lease can lapse, so at most one instance runs a bot at a time.
 //
-// Every instance with a SelfURL sweeps the records every
+// Every instance sweeps the records every
 // Options.BotSweepEvery (and at once when it loads a room with bots, or
-// hears that a bot's seat went away): it takes the lease of each bot that
-// nobody holds, and starts the bot if its room is waiting or playing. The
+// hears that a bot's seat went away): it reads the bots that are due in
+// the store's due-time index (store.Bots: a running bot is due when its
+// lease ends, each renewal pushing that on; a released one at once),
+// takes the lease of each bot that nobody holds, and starts the bot if
+// its room is waiting or playing. The
 // bot resumes from the view it receives, in the middle of a hole if need
 // be, with sequence numbers above the seat's last.
 //
@@ -33,6 +37,7 @@
 // gone. On Close the instance stops its bots and releases their leases, so
 // another instance takes them over at its next sweep instead of after the
 // lease runs out; after a crash they resume once their leases lapse.
+
 package server
 
 import (
@@ -40,7 +45,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net"
 	"net/http"
 	"strings"
 	"time"
@@ -100,7 +104,7 @@ type AddBotResponse struct {
 // the room has started).
 func (s *Server) addBot(w http.ResponseWriter, r *http.Request) {
 	code, ok := s.roomCode(w, r)
-	if !ok {
+	if !ok || !s.allow(w, r, limitBots) {
 		return
 	}
 	var req AddBotRequest
@@ -113,28 +117,28 @@ func (s *Server) addBot(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, fmt.Errorf("%w: %v", match.ErrInvalid, err))
 		return
 	}
-	h, err := s.acquire(r.Context(), code)
+	h, err := s.rooms.acquire(r.Context(), code)
 	if err != nil {
 		s.fail(w, notFound(err))
 		return
 	}
-	res := h.do(r.Context(), &command{read: func(room *match.Room) any {
+	_, err = readErr(r.Context(), &h.hubCore, func() (struct{}, error) {
+		room := h.room
 		switch {
 		case room.Tournament != "":
-			return errNotForBots
+			return struct{}{}, errNotForBots
+		case room.Settings.Rated:
+			return struct{}{}, errRatedNoBots
 		case req.Token == "" || room.SeatOf(hashToken(req.Token)) != 0:
-			return match.ErrNotHost
+			return struct{}{}, match.ErrNotHost
 		case room.Status != match.Waiting:
-			return match.ErrNotWaiting
+			return struct{}{}, match.ErrNotWaiting
 		}
-		return nil
-	}})
-	s.release(h)
-	if res.err == nil {
-		res.err, _ = res.data.(error)
-	}
-	if res.err != nil {
-		s.fail(w, res.err)
+		return struct{}{}, nil
+	})
+	s.rooms.release(h)
+	if err != nil {
+		s.fail(w, err)
 		return
 	}
 	if s.botsClosed() {
@@ -166,7 +170,7 @@ func (s *Server) addBot(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, err)
 		return
 	}
-	if err := s.runBot(s.selfURL(r), code, id, rec, 0, taken); err != nil {
+	if err := s.runBot(code, id, rec, 0, taken); err != nil {
 		// Shutting down: the record stays, and another instance resumes
 		// the bot.
 		s.releaseBotLease(cleanup, key)
@@ -179,24 +183,6 @@ func (s *Server) addBot(w http.ResponseWriter, r *http.Request) {
 // errShuttingDown refuses new bots while the server closes.
 var errShuttingDown = fmt.Errorf("%w: the server is shutting down", store.ErrUnavailable)
 
-// selfURL is where bots connect: Options.SelfURL, or the local address
-// of the connection the request came in on. Never the request's Host
-// header: a client sets that, and could send the server's bot (and its
-// seat's token) to any host it likes.
-func (s *Server) selfURL(r *http.Request) string {
-	if s.opts.SelfURL != "" {
-		return s.opts.SelfURL
-	}
-	scheme := "http"
-	if r.TLS != nil {
-		scheme = "https" // the certificate must then hold the address: set SelfURL
-	}
-	if a, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr); ok {
-		return scheme + "://" + a.String()
-	}
-	return scheme + "://" + r.Host // no connection (a handler called directly)
-}
-
 func (s *Server) botsClosed() bool {
 	s.bots.mu.Lock()
 	defer s.bots.mu.Unlock()
@@ -206,7 +192,7 @@ func (s *Server) botsClosed() bool {
 // runBot runs the bot, whose lease this instance took at time taken (or
 // earlier), until its room is done with it, its lease is lost or the
 // server closes. firstSeq is the least sequence number it may use.
-func (s *Server) runBot(url, code, id string, rec botRecord, firstSeq int64, taken time.Time) error {
+func (s *Server) runBot(code, id string, rec botRecord, firstSeq int64, taken time.Time) error {
 	key := botLeaseKey(code, id)
 	s.bots.mu.Lock()
 	defer s.bots.mu.Unlock()
@@ -222,10 +208,12 @@ func (s *Server) runBot(url, code, id string, rec botRecord, firstSeq int64, tak
 	s.bots.running.Add(1)
 	go func() {
 		defer s.bots.wg.Done()
-		lost := s.holdBotLease(ctx, cancel, key, taken)
+		lost := s.holdBotLease(ctx, cancel, key, taken, func(ctx context.Context, until time.Time) {
+			s.delayBot(ctx, code, id, until)
+		})
 		err := bot.Run(ctx, bot.RunOptions{
-			URL: url, Room: code, Token: rec.Token, Level: rec.Level, Think: s.opts.BotThink,
-			Linger: botLinger, FirstSeq: firstSeq, Logger: s.log,
+			URL: botURL, HTTPClient: s.botNet.client, Room: code, Token: rec.Token, Level: rec.Level, Think: s.opts.BotThink,
+			Linger: botLinger, FirstSeq: firstSeq, Logger: s.log, Gate: botGate{s: s, room: code},
 		})
 		cancel()
 		leaseLost := <-lost
@@ -250,6 +238,7 @@ func (s *Server) runBot(url, code, id string, rec botRecord, firstSeq int64, tak
 		}
 		// Releasing compares the owner first: harmless if the lease was lost.
 		s.releaseBotLease(sctx, key)
+		s.delayBot(sctx, code, id, time.Time{}) // due now, for whoever sweeps next
 	}()
 	return nil
 }
@@ -259,9 +248,10 @@ func (s *Server) runBot(url, code, id string, rec botRecord, firstSeq int64, tak
 // passed since the last one that worked: then, or as soon as the store
 // says the lease is no longer this instance's, it cancels the bot, well
 // before another instance could take the lease (which lasts the whole
-// BotLease from the last renewal). The channel then receives whether the
-// lease was lost.
-func (s *Server) holdBotLease(ctx context.Context, cancel context.CancelFunc, key string, taken time.Time) <-chan bool {
+// BotLease from the last renewal). After each renewal it calls delay
+// with the lease's new end. The channel then receives whether the lease
+// was lost.
+func (s *Server) holdBotLease(ctx context.Context, cancel context.CancelFunc, key string, taken time.Time, delay func(context.Context, time.Time)) <-chan bool {
 	lost := make(chan bool, 1)
 	go func() {
 		ttl := s.opts.BotLease
@@ -269,6 +259,12 @@ func (s *Server) holdBotLease(ctx context.Context, cancel context.CancelFunc, ke
 		held := taken // the lease lasts at least until held+ttl
 		timer := time.NewTimer(every)
 		defer timer.Stop()
+		// Not due for a sweep while the lease holds (each renewal pushes
+		// that on). The timer runs meanwhile: a slow store does not delay
+		// the renewals.
+		dctx, dcancel := context.WithTimeout(ctx, every)
+		delay(dctx, taken.Add(ttl))
+		dcancel()
 		for {
 			select {
 			case <-ctx.Done():
@@ -285,6 +281,9 @@ func (s *Server) holdBotLease(ctx context.Context, cancel context.CancelFunc, ke
 			case err == nil && ok:
 				held = sent
 				timer.Reset(every)
+				dctx, dcancel := context.WithTimeout(ctx, every)
+				delay(dctx, sent.Add(ttl))
+				dcancel()
 				continue
 			case ctx.Err() != nil:
 				lost <- false
@@ -308,6 +307,17 @@ func (s *Server) releaseBotLease(ctx context.Context, key string) {
 	}
 }
 
+// delayBot makes the bot due for a sweep at until (zero: now). A delay
+// that fails leaves the bot due sooner: the sweep then finds its lease
+// held, as it would without the index.
+func (s *Server) delayBot(ctx context.Context, code, id string, until time.Time) {
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	if err := s.store.DelayBot(ctx, code, id, until); err != nil && ctx.Err() == nil {
+		s.log.Warn("bot due time not updated", "room", code, "bot", id, "err", err)
+	}
+}
+
 func (s *Server) forgetBot(ctx context.Context, code, id string) {
 	if err := s.store.SetBot(ctx, code, id, nil); err != nil {
 		s.log.Warn("bot record not removed", "room", code, "bot", id, "err", err)
@@ -317,14 +327,8 @@ func (s *Server) forgetBot(ctx context.Context, code, id string) {
 // RunningBots is the number of bot goroutines running.
 func (s *Server) RunningBots() int { return int(s.bots.running.Load()) }
 
-// startBotSweep starts the loop that resumes the bots nobody runs. It
-// needs Options.SelfURL: a resumed bot connects there, and an address
-// taken from a request's Host header would let a client send bots' tokens
-// wherever it likes.
+// startBotSweep starts the loop that resumes the bots nobody runs.
 func (s *Server) startBotSweep() {
-	if s.opts.SelfURL == "" {
-		return
-	}
 	stop, done := make(chan struct{}), make(chan struct{})
 	s.bots.sweepStop, s.bots.sweepDone = stop, done
 	go func() {
@@ -379,17 +383,20 @@ func roomWantsBots(r *match.Room) bool {
 	return false
 }
 
-// sweepBots resumes every recorded bot whose lease nobody holds.
+// sweepBots resumes every recorded bot whose lease nobody holds: those
+// the store's due-time index says are due (a running bot's due time is
+// its lease's end, pushed on by each renewal).
 func (s *Server) sweepBots() {
 	ctx, cancel := context.WithTimeout(s.bots.ctx, max(5*s.opts.BotSweepEvery, 10*time.Second))
 	defer cancel()
-	bots, err := s.store.Bots(ctx, botSweepLimit)
+	bots, err := s.store.DueBots(ctx, time.Now(), botSweepLimit)
 	if err != nil {
 		if ctx.Err() == nil {
-			s.log.Warn("bot sweep", "err", err)
+			s.outage.warn(s.log, "bot sweep", err)
 		}
 		return
 	}
+	s.outage.ok(s.log)
 	for _, b := range bots {
 		if ctx.Err() != nil {
 			return
@@ -451,7 +458,7 @@ func (s *Server) resumeBot(ctx context.Context, b store.Bot) {
 		}
 		return
 	}
-	if err := s.runBot(s.opts.SelfURL, b.Room, b.ID, rec, room.Seats[seat].LastSeq+1, taken); err != nil {
+	if err := s.runBot(b.Room, b.ID, rec, room.Seats[seat].LastSeq+1, taken); err != nil {
 		return
 	}
 	running = true

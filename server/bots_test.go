@@ -87,7 +87,7 @@ func checkBotPlayedOut(t *testing.T, cl *cluster, code string, seat int, name st
 // lobby); and that the room's snapshot holds only its hash.
 func checkBotTokenHidden(t *testing.T, ctx context.Context, e *env, code string, rec *recorder) {
 	t.Helper()
-	bots, err := e.st.Bots(ctx, 100)
+	bots, err := e.st.DueBots(ctx, time.Now().Add(24*time.Hour), 100) // every record, running or not
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -321,13 +321,12 @@ func TestBotLeaseOneRunner(t *testing.T) {
 	})
 }
 
-// TestAddBotIgnoresHostHeader: without Options.SelfURL a bot connects to
-// the local address the request came in on, not to the request's Host
-// header (which the client chooses: it could send the bot, and its seat's
-// token, to any host).
+// TestAddBotIgnoresHostHeader: a bot reaches its server in memory, never
+// through the request's Host header (which the client chooses: it could
+// send the bot, and its seat's token, to any host).
 func TestAddBotIgnoresHostHeader(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, func(o *server.Options) { o.SelfURL = "" })
+	e := newEnv(t)
 	ctx := testCtx(t)
 	grants := e.create(t, ctx, map[string]any{"format": "match", "holes": 1, "public": false}, "Ana")
 	code := grants[0].Code
@@ -353,18 +352,22 @@ func TestAddBotIgnoresHostHeader(t *testing.T) {
 	if err := c.Start(ctx); err != nil {
 		t.Fatal(err)
 	}
-	// The bot moves, so it reached the server.
+	// The bot moves, so it reached the server. Ana sees that it moved (an
+	// event of seat 1), not what: she has turned no card, so the bot's
+	// settled board is still the deal.
 	wctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	_, err = c.WaitView(wctx, func(v *match.View) bool {
-		for _, p := range v.Progress {
-			if p.Seat == 1 && p.Moves > 0 {
-				return true
+	for {
+		select {
+		case m, ok := <-c.Updates():
+			if !ok {
+				t.Fatalf("connection closed: %v", c.Err())
 			}
+			if m.Event != nil && m.Event.Kind == match.KindMove && m.Event.Seat == 1 {
+				return
+			}
+		case <-wctx.Done():
+			t.Fatal("the bot never moved")
 		}
-		return false
-	})
-	if err != nil {
-		t.Fatalf("the bot never moved: %v", err)
 	}
 }

@@ -8,14 +8,14 @@ import (
 	"strings"
 
 	"golfsolitaire/golf"
+	"golfsolitaire/roomcode"
 )
 
-// codeAlphabet is Crockford's base32: digits and letters without I, L, O
-// and U, so a code read aloud or typed by hand is hard to get wrong.
-const codeAlphabet = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
-
-// codeLen characters of 5 bits each: 45 random bits.
-const codeLen = 9
+// codeAlphabet and codeLen are roomcode's.
+const (
+	codeAlphabet = roomcode.Alphabet
+	codeLen      = roomcode.Len
+)
 
 // newRoomCode returns a fresh unguessable room code, e.g. "K7R-4MP-9TW".
 func newRoomCode() string {
@@ -31,30 +31,9 @@ func newRoomCode() string {
 	return s.String()
 }
 
-// normalizeCode turns what a person typed into the canonical code: upper
-// case, O read as 0, I and L as 1, separators ignored. It returns "" when
-// the text cannot be a code.
-func normalizeCode(in string) string {
-	var raw []byte
-	for _, c := range strings.ToUpper(in) {
-		switch {
-		case c == '-' || c == ' ' || c == '_':
-			continue
-		case c == 'O':
-			c = '0'
-		case c == 'I' || c == 'L':
-			c = '1'
-		}
-		if c > 127 || !strings.ContainsRune(codeAlphabet, c) {
-			return ""
-		}
-		raw = append(raw, byte(c))
-	}
-	if len(raw) != codeLen {
-		return ""
-	}
-	return string(raw[0:3]) + "-" + string(raw[3:6]) + "-" + string(raw[6:9])
-}
+// normalizeCode is roomcode.Normalize: the canonical code of what a
+// person typed, or "" when it cannot be a code.
+func normalizeCode(in string) string { return roomcode.Normalize(in) }
 
 // newToken returns a seat token: 128 random bits, URL-safe.
 func newToken() string {

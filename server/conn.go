@@ -4,11 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/coder/websocket"
+	"golang.org/x/time/rate"
 
 	"golfsolitaire/golf"
 	"golfsolitaire/match"
@@ -19,58 +21,60 @@ import (
 type conn struct {
 	s     *Server
 	ws    *websocket.Conn
+	out   *sender
 	id    string
 	token string
-	seat  int // set by the hub on attach; read by the hub only
-	send  chan []byte
-	// queued counts messages enqueued and not yet written (or dropped), so
-	// closeAfterFlush also waits for the one the writer is sending.
-	queued atomic.Int32
+	// client is who opened the socket (limit.go), for per-client limits.
+	client string
+	// tokenHash is hashToken(token), set by the hub on attach.
+	tokenHash string
+	// cmdMu is held while a command runs; seatGone is set by the hub when
+	// the connection's seat is gone (hub.reseat), and the connection is
+	// closed once the command running then has its answer queued.
+	cmdMu    sync.Mutex
+	seatGone atomic.Bool
+	// gen orders a spectator's attachment among the room's (hub.go).
+	gen  uint64
+	seat int // set by the hub on attach; read by the hub only
+	// tasks are the hints being solved for the connection.
+	tasks sync.WaitGroup
+	// reactions limits the connection's reactions (reactions.go).
+	reactions *rate.Limiter
+	// sent is the view the connection was sent last (set and read by the
+	// hub's loop only): the base of the next event's patch. Connections
+	// sent the same frames share it.
+	sent *sentView
+}
 
-	closeOnce sync.Once
-	closed    chan struct{}
+func newConn(s *Server, ws *websocket.Conn, client string) *conn {
+	return &conn{s: s, ws: ws, id: newID(), client: client,
+		out: newSender(ws, s.opts.SendBuffer, s.opts.WriteTimeout, s.metrics.slowClosed.Inc)}
 }
 
 // enqueue queues a message without ever blocking: a client whose buffer is
 // full is too slow and is disconnected.
-func (c *conn) enqueue(msg []byte) {
-	c.queued.Add(1)
-	select {
-	case <-c.closed:
-		c.queued.Add(-1)
-	case c.send <- msg:
-	default:
-		c.queued.Add(-1)
-		c.s.metrics.slowClosed.Inc()
-		c.close(websocket.StatusPolicyViolation, "too slow to read updates")
+func (c *conn) enqueue(msg []byte) { c.out.enqueue(msg) }
+
+// fail sends a last message and closes.
+func (c *conn) fail(msg []byte, code websocket.StatusCode, reason string) {
+	c.out.enqueue(msg)
+	c.out.close(code, reason)
+}
+
+// leave closes a connection whose seat is gone, after the command running
+// now (the one that gave the seat up, whose ack must come first).
+func (c *conn) leave() {
+	c.seatGone.Store(true)
+	if c.cmdMu.TryLock() {
+		c.closeIfGone()
+		c.cmdMu.Unlock()
 	}
+	// Else the command's goroutine holds cmdMu and checks seatGone after.
 }
 
-func (c *conn) close(code websocket.StatusCode, reason string) {
-	c.closeOnce.Do(func() {
-		close(c.closed)
-		go c.ws.Close(code, reason)
-	})
-}
-
-// writer sends queued messages, each with its own timeout.
-func (c *conn) writer(ctx context.Context) {
-	for {
-		select {
-		case <-c.closed:
-			return
-		case <-ctx.Done():
-			return
-		case msg := <-c.send:
-			wctx, cancel := context.WithTimeout(ctx, c.s.opts.WriteTimeout)
-			err := c.ws.Write(wctx, websocket.MessageText, msg)
-			cancel()
-			c.queued.Add(-1)
-			if err != nil {
-				c.close(websocket.StatusGoingAway, "write failed")
-				return
-			}
-		}
+func (c *conn) closeIfGone() {
+	if c.seatGone.Load() {
+		c.out.close(websocket.StatusNormalClosure, "seat given up")
 	}
 }
 
@@ -92,7 +96,7 @@ func (b *bucket) take(now time.Time) bool {
 
 func (c *conn) errorMsg(seq int64, err error) []byte {
 	code, _ := errorCode(err)
-	return protocol.ServerMessage{Type: protocol.TypeError, Seq: seq, Code: code, Message: errorMessage(err)}.Marshal()
+	return protocol.ServerMessage{Type: protocol.TypeError, Seq: seq, Code: code, Message: errorMessage(err), RetryAfter: retryAfter(err)}.Marshal()
 }
 
 func codeMsg(seq int64, code, message string) []byte {
@@ -101,37 +105,36 @@ func codeMsg(seq int64, code, message string) []byte {
 
 // serve runs the connection: hello, then commands until it closes.
 func (c *conn) serve(ctx context.Context) {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	go c.writer(ctx)
-	defer c.close(websocket.StatusNormalClosure, "")
+	c.s.serveSocket(ctx, c.out, func(ctx context.Context) {
+		defer c.tasks.Wait()
+		c.run(ctx)
+	})
+}
 
+func (c *conn) run(ctx context.Context) {
 	hello, err := c.readHello(ctx)
 	if err != nil {
 		return
 	}
-	h, err := c.s.acquire(ctx, hello.room)
+	h, err := c.s.rooms.acquire(ctx, hello.room)
 	if err != nil {
 		if errors.Is(err, errRoomNotFound) || isNotFound(err) {
 			err = errRoomNotFound
 		}
-		c.enqueue(c.errorMsg(0, err))
-		c.closeAfterFlush(websocket.StatusPolicyViolation, "no such room")
+		c.fail(c.errorMsg(0, err), websocket.StatusPolicyViolation, "no such room")
 		return
 	}
-	defer c.s.release(h)
+	defer c.s.rooms.release(h)
 	c.token = hello.token
-	r := h.do(ctx, &command{attach: c, since: hello.since})
-	if r.err != nil {
-		c.enqueue(c.errorMsg(0, r.err))
-		c.closeAfterFlush(websocket.StatusPolicyViolation, "refused")
+	seat, err := h.attach(ctx, c, hello.since)
+	if err != nil {
+		c.fail(c.errorMsg(0, err), websocket.StatusPolicyViolation, "refused")
 		return
 	}
-	seat := r.data.(int)
 	defer func() {
 		dctx, dcancel := context.WithTimeout(context.WithoutCancel(ctx), 3*time.Second)
 		defer dcancel()
-		h.do(dctx, &command{detach: c})
+		h.detach(dctx, c)
 	}()
 
 	limit := c.s.opts.PlayerRate
@@ -146,28 +149,18 @@ func (c *conn) serve(ctx context.Context) {
 		}
 		if !b.take(time.Now()) {
 			c.s.metrics.flooded.Inc()
-			c.enqueue(codeMsg(0, protocol.ErrCodeRateLimited, "too many messages"))
-			c.closeAfterFlush(websocket.StatusPolicyViolation, "rate limited")
+			c.fail(codeMsg(0, protocol.ErrCodeRateLimited, "too many messages"), websocket.StatusPolicyViolation, "rate limited")
 			return
 		}
 		if typ != websocket.MessageText {
 			c.enqueue(codeMsg(0, protocol.ErrCodeBadMessage, "messages are JSON text frames"))
 			continue
 		}
+		c.cmdMu.Lock()
 		c.command(ctx, h, seat, data)
+		c.closeIfGone()
+		c.cmdMu.Unlock()
 	}
-}
-
-// closeAfterFlush gives the writer a moment to send what is queued, then
-// closes. It waits for the message being written too: closing while the
-// writer is still sending the last one (the error saying why) would lose
-// it.
-func (c *conn) closeAfterFlush(code websocket.StatusCode, reason string) {
-	deadline := time.Now().Add(time.Second)
-	for c.queued.Load() > 0 && time.Now().Before(deadline) {
-		time.Sleep(5 * time.Millisecond)
-	}
-	c.close(code, reason)
 }
 
 type helloInfo struct {
@@ -182,22 +175,20 @@ func (c *conn) readHello(ctx context.Context) (helloInfo, error) {
 	if err != nil {
 		return helloInfo{}, err
 	}
-	var m protocol.ClientMessage
-	if err := json.Unmarshal(data, &m); err != nil {
-		c.enqueue(codeMsg(0, protocol.ErrCodeBadMessage, "not a JSON message: "+err.Error()))
-		c.closeAfterFlush(websocket.StatusPolicyViolation, "bad hello")
+	m, err := protocol.ParseClientMessage(data)
+	if err != nil {
+		c.fail(codeMsg(0, protocol.ErrCodeBadMessage, err.Error()), websocket.StatusPolicyViolation, "bad hello")
 		return helloInfo{}, err
 	}
 	fail := func(code, msg string) (helloInfo, error) {
-		c.enqueue(codeMsg(0, code, msg))
-		c.closeAfterFlush(websocket.StatusPolicyViolation, "bad hello")
+		c.fail(codeMsg(0, code, msg), websocket.StatusPolicyViolation, "bad hello")
 		return helloInfo{}, errors.New(msg)
 	}
 	if m.Type != protocol.TypeHello {
 		return fail(protocol.ErrCodeHelloFirst, "the first message must be hello")
 	}
 	if m.Protocol != protocol.Version {
-		return fail(protocol.ErrCodeBadVersion, "this server speaks protocol version 1")
+		return fail(protocol.ErrCodeBadVersion, fmt.Sprintf("this server speaks protocol version %d", protocol.Version))
 	}
 	code := normalizeCode(m.Room)
 	if code == "" {
@@ -211,9 +202,9 @@ func (c *conn) readHello(ctx context.Context) (helloInfo, error) {
 
 // command handles one message after hello.
 func (c *conn) command(ctx context.Context, h *hub, seat int, data []byte) {
-	var m protocol.ClientMessage
-	if err := json.Unmarshal(data, &m); err != nil {
-		c.enqueue(codeMsg(0, protocol.ErrCodeBadMessage, "not a JSON message: "+err.Error()))
+	m, err := protocol.ParseClientMessage(data)
+	if err != nil {
+		c.enqueue(codeMsg(0, protocol.ErrCodeBadMessage, err.Error()))
 		return
 	}
 	var build func(r *match.Room) (match.Event, error)
@@ -224,6 +215,15 @@ func (c *conn) command(ctx context.Context, h *hub, seat int, data []byte) {
 	case protocol.TypeHello:
 		c.enqueue(codeMsg(m.Seq, protocol.ErrCodeHelloFirst, "hello was already said"))
 		return
+	case protocol.TypeResync:
+		// The client's view is not a patch's base: a snapshot, to
+		// players and spectators alike.
+		h.do(ctx, func() {
+			if _, ok := h.conns[c]; ok {
+				h.sendSnapshot(c)
+			}
+		})
+		return
 	case protocol.TypeMove:
 		mv, err := golf.ParseMove(m.Move)
 		if err != nil {
@@ -231,29 +231,35 @@ func (c *conn) command(ctx context.Context, h *hub, seat int, data []byte) {
 			return
 		}
 		build = func(r *match.Room) (match.Event, error) {
-			return match.Event{Kind: match.KindMove, Seat: seat, Hole: m.Hole, Move: mv, Seq: m.Seq}, nil
+			return match.Event{Kind: match.KindMove, Seat: c.seat, Hole: m.Hole, Move: mv, Seq: m.Seq}, nil
 		}
 	case protocol.TypeReady:
 		ready := m.Ready == nil || *m.Ready
-		build = func(r *match.Room) (match.Event, error) {
-			return match.Event{Kind: match.KindReady, Seat: seat, Ready: ready, Seed: newSeed()}, nil
-		}
+		build = c.s.roundBuild(ctx, func(r *match.Room) match.Event {
+			return match.Event{Kind: match.KindReady, Seat: c.seat, Ready: ready, Seed: newSeed(), ReadyWithin: c.s.opts.ReadyWithin}
+		})
 	case protocol.TypeStart:
-		build = func(r *match.Room) (match.Event, error) {
-			return match.Event{Kind: match.KindStart, Seat: seat, Seed: newSeed()}, nil
+		if !c.allow(m.Seq, limitStarts) {
+			return
 		}
+		build = c.s.roundBuild(ctx, func(r *match.Room) match.Event {
+			return match.Event{Kind: match.KindStart, Seat: c.seat, Seed: newSeed()}
+		})
 	case protocol.TypeStand:
 		build = func(r *match.Room) (match.Event, error) {
-			return match.Event{Kind: match.KindStand, Seat: seat, Hole: m.Hole}, nil
+			return match.Event{Kind: match.KindStand, Seat: c.seat, Hole: m.Hole}, nil
 		}
 	case protocol.TypeHint:
 		if seat < 0 {
 			c.enqueue(c.errorMsg(m.Seq, errSpectator))
 			return
 		}
+		if !c.allow(m.Seq, limitHints) {
+			return
+		}
 		// The solver runs beside the connection's reader, so moves sent
 		// meanwhile are not held up; the ack may come after theirs.
-		go func() {
+		c.tasks.Go(func() {
 			hctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 			defer cancel()
 			move, v, err := c.s.hintFor(hctx, h, seat, m.Hole)
@@ -262,12 +268,31 @@ func (c *conn) command(ctx context.Context, h *hub, seat int, data []byte) {
 				return
 			}
 			c.enqueue(protocol.ServerMessage{Type: protocol.TypeAck, Seq: m.Seq, V: v, Move: move}.Marshal())
-		}()
+		})
+		return
+	case protocol.TypeLeave:
+		build = func(r *match.Room) (match.Event, error) {
+			return match.Event{Kind: match.KindLeave, Seat: c.seat}, nil
+		}
+	case protocol.TypeKick:
+		if m.Seat == nil {
+			c.enqueue(codeMsg(m.Seq, protocol.ErrCodeBadMessage, "kick needs the seat to remove"))
+			return
+		}
+		target := *m.Seat
+		build = func(r *match.Room) (match.Event, error) {
+			return match.Event{Kind: match.KindKick, Seat: c.seat, Target: target}, nil
+		}
+	case protocol.TypeReact:
+		c.react(ctx, h, seat, m)
 		return
 	case protocol.TypeRematch:
-		build = func(r *match.Room) (match.Event, error) {
-			return match.Event{Kind: match.KindRematch, Seat: seat, Seed: newSeed()}, nil
+		if !c.allow(m.Seq, limitStarts) {
+			return
 		}
+		build = c.s.roundBuild(ctx, func(r *match.Room) match.Event {
+			return match.Event{Kind: match.KindRematch, Seat: c.seat, Seed: newSeed()}
+		})
 	default:
 		c.enqueue(codeMsg(m.Seq, protocol.ErrCodeUnknownType, "unknown message type "+jsonQuote(m.Type)))
 		return
@@ -277,7 +302,7 @@ func (c *conn) command(ctx context.Context, h *hub, seat int, data []byte) {
 		return
 	}
 	start := time.Now()
-	r := h.do(ctx, &command{build: build})
+	r := h.change(ctx, build)
 	switch {
 	case errors.Is(r.err, match.ErrDuplicate):
 		c.enqueue(protocol.ServerMessage{Type: protocol.TypeAck, Seq: m.Seq, V: r.v, Duplicate: true}.Marshal())
@@ -290,6 +315,18 @@ func (c *conn) command(ctx context.Context, h *hub, seat int, data []byte) {
 		}
 		c.enqueue(protocol.ServerMessage{Type: protocol.TypeAck, Seq: m.Seq, V: r.v}.Marshal())
 	}
+}
+
+// allow takes a token of the client's bucket, or answers the command with
+// rate_limited (the socket stays open).
+func (c *conn) allow(seq int64, l limit) bool {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	ok, retry := c.s.take(ctx, c.client, l)
+	if !ok {
+		c.enqueue(codeMsg(seq, protocol.ErrCodeRateLimited, fmt.Sprintf("too many %s from your address; try again in %s", l, roundUp(retry))))
+	}
+	return ok
 }
 
 func jsonQuote(s string) string {

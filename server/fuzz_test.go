@@ -34,9 +34,9 @@ func FuzzClientMessage(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	st := memstore.New(memstore.Options{})
-	srv, err := server.New(server.Options{SolveNodes: testSolveNodes, RateNodes: testRateNodes,
+	srv, err := server.New(server.Options{SolveNodes: testSolveNodes, RateNodes: testRateNodes, PasswordParams: cheapPasswords,
 		Store: st, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
-		PlayerRate: server.Rate{PerSecond: 1e6, Burst: 1e6},
+		PlayerRate: server.Rate{PerSecond: 1e6, Burst: 1e6}, Limits: server.NoLimits(),
 	})
 	if err != nil {
 		f.Fatal(err)

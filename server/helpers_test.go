@@ -7,6 +7,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -21,6 +22,7 @@ import (
 	"golfsolitaire/client"
 	"golfsolitaire/match"
 	"golfsolitaire/protocol"
+	"golfsolitaire/protocol/patch"
 	"golfsolitaire/server"
 	"golfsolitaire/store/memstore"
 )
@@ -218,6 +220,50 @@ func rawRead(t *testing.T, ctx context.Context, ws *websocket.Conn) protocol.Ser
 func helloMsg(room, token string) []byte {
 	b, _ := json.Marshal(protocol.ClientMessage{Type: protocol.TypeHello, Protocol: protocol.Version, Room: room, Token: token})
 	return b
+}
+
+// decodeFrames decodes a connection's frames as its client sees them: an
+// event's patch, applied to the view the connection holds (the last
+// snapshot's or event's), fills in the event's View. A frame that is not
+// a message, or a patch whose base is not the view held or that does not
+// apply, is an error (the server never sends one on a live connection).
+func decodeFrames(raw [][]byte) ([]protocol.ServerMessage, []error) {
+	msgs := make([]protocol.ServerMessage, len(raw))
+	errs := make([]error, len(raw))
+	var view []byte
+	var viewV int64
+	for i, b := range raw {
+		var f struct {
+			protocol.ServerMessage
+			View json.RawMessage `json:"view,omitempty"`
+		}
+		if err := json.Unmarshal(b, &f); err != nil {
+			errs[i] = err
+			continue
+		}
+		msgs[i] = f.ServerMessage
+		full := f.View
+		if full == nil && f.Patch != nil {
+			if view == nil || f.Base != viewV {
+				errs[i] = fmt.Errorf("a patch of base v%d to a view of v%d", f.Base, viewV)
+				continue
+			}
+			var err error
+			if full, err = patch.Apply(view, f.Patch); err != nil {
+				errs[i] = err
+				continue
+			}
+		}
+		if full != nil {
+			var v match.View
+			if err := json.Unmarshal(full, &v); err != nil {
+				errs[i] = err
+				continue
+			}
+			msgs[i].View, view, viewV = &v, full, v.V
+		}
+	}
+	return msgs, errs
 }
 
 // metric reads one sample of the server's /metrics.

@@ -5,65 +5,56 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"log/slog"
 	"math/rand/v2"
 	"time"
 
 	"golfsolitaire/match"
 	"golfsolitaire/protocol"
+	"golfsolitaire/protocol/patch"
 	"golfsolitaire/store"
 )
 
-// command is work for a hub's loop. Exactly one of build and attach/detach
-// is set.
-type command struct {
-	ctx context.Context
-	// build returns the event to apply against the room's current state.
-	build func(r *match.Room) (match.Event, error)
-	// read, when set, is called with the room and nothing is applied.
-	read func(r *match.Room) any
-	// attach or detach a connection.
-	attach, detach *conn
-	since          int64
-	reply          chan result
-}
-
+// result is what a change to a room gives: the room's version after it,
+// or why it was refused.
 type result struct {
-	v    int64
-	err  error
-	data any
+	v   int64
+	err error
 }
 
-// delayed is a spectator message held back by the room's spectator delay.
+// delayed is a spectator message held back by the room's spectator delay:
+// for one spectator (c: what it is sent on arrival), or, with c nil, for
+// every spectator attached when it was held (gen), so the queue grows with
+// the room's events, not with events times spectators.
 type delayed struct {
 	at  time.Time
 	c   *conn
+	gen uint64
 	msg []byte
 }
 
-// hub keeps one room on this instance. Only its loop goroutine touches its
-// fields after start.
+// hub keeps one room on this instance (the machine is hubCore's). Only its
+// loop goroutine touches its fields after start.
 type hub struct {
-	s     *Server
+	hubCore[struct{}]
 	code  string
-	cmds  chan *command
-	stop  chan struct{}
-	done  chan struct{}
-	refs  int // guarded by s.mu
 	room  *match.Room
-	sub   store.Subscription
-	subC  <-chan store.Entry // nil while resubscribing after an outage
 	conns map[*conn]struct{}
 
-	deadline *time.Timer
-	delayQ   []delayed
-	delayT   *time.Timer
-	listing  string
+	delayQ []delayed
+	delayT *time.Timer
+	// specGen numbers spectator attachments (conn.gen); spectators counts
+	// the attached spectators, for Limits.SpectatorsPerRoom.
+	specGen    uint64
+	spectators int
+	listing    string
 	// finishedTTL is set once the finished room's time to live is set.
 	finishedTTL bool
 	// solving holds the holes (by round and number) whose best score is
 	// being solved off the loop (analysis.go).
 	solving map[[2]int]bool
+	// bestTurn lets one of the room's best-score solves at a time into
+	// the solver pool (analysis.go).
+	bestTurn chan struct{}
 	// stale is set when the cached room may hold an event the store
 	// refused or never got, and reloading it failed (the store could not
 	// be reached). Until a reload works, commands are refused as
@@ -76,186 +67,84 @@ type hub struct {
 	// listedKey is what h.listing was made from, once listed is true.
 	listed    bool
 	listedKey listingKey
-	log       *slog.Logger
+	// snapshots are the views last sent whole, by viewer seat (each
+	// valid at its own version only).
+	snapshots map[int]*sentView
 }
 
-// acquire returns the room's hub, starting it if needed. Call release when
-// done with it.
-func (s *Server) acquire(ctx context.Context, code string) (*hub, error) {
-	s.mu.Lock()
-	if h, ok := s.hubs[code]; ok {
-		h.refs++
-		s.mu.Unlock()
-		return h, nil
-	}
-	h := &hub{
-		s: s, code: code, cmds: make(chan *command), stop: make(chan struct{}), done: make(chan struct{}),
-		conns: map[*conn]struct{}{}, refs: 1, log: s.log.With("room", code),
-	}
-	s.hubs[code] = h
-	s.mu.Unlock()
-	if err := h.load(ctx); err != nil {
-		s.mu.Lock()
-		if s.hubs[code] == h {
-			delete(s.hubs, code)
-		}
-		s.mu.Unlock()
-		close(h.done)
-		return nil, err
-	}
-	s.metrics.rooms.Inc()
-	if roomWantsBots(h.room) {
-		s.kickBotSweep() // a bot of the room may have lost its instance
-	}
-	s.hubLoops.Add(1)
-	go func() {
-		defer s.hubLoops.Done()
-		h.loop()
-	}()
-	return h, nil
+// roomHubs are the live rooms of this instance.
+type roomHubs = registry[*hub, struct{}]
+
+func newRoomHubs(s *Server) *roomHubs {
+	return newRegistry(s, func(code string) *hub {
+		return &hub{hubCore: newCore[struct{}](s, "room", code), code: code, conns: map[*conn]struct{}{}}
+	}, (*hub).listenReactions)
 }
 
-// release drops a reference; the last one stops the hub.
-func (s *Server) release(h *hub) {
-	s.mu.Lock()
-	h.refs--
-	last := h.refs == 0
-	if last && s.hubs[h.code] == h {
-		delete(s.hubs, h.code)
-	}
-	s.mu.Unlock()
-	if last {
-		close(h.stop)
-		<-h.done
-	}
-}
+func (h *hub) core() *hubCore[struct{}] { return &h.hubCore }
 
-// load subscribes (first, so nothing is missed) and loads the snapshot.
-// While other acquirers wait for the hub, they block on its cmds channel,
-// which the loop serves only after load.
+// load reads the room.
 func (h *hub) load(ctx context.Context) error {
-	sub, err := h.s.store.Subscribe(context.WithoutCancel(ctx), h.code)
+	room, _, err := loadState(ctx, h.s, h.code, h.s.decodeRoom)
 	if err != nil {
 		return err
 	}
-	snap, err := h.s.store.Load(ctx, h.code)
-	if err != nil {
-		sub.Close()
-		return err
-	}
-	room, err := match.DecodeRoom(snap.Data)
-	if err == nil {
-		room.SetAnalyzer(h.s.analyzer)
-	}
-	if err != nil {
-		sub.Close()
-		return err
-	}
-	h.sub, h.subC, h.room = sub, sub.C(), room
+	h.room = room
 	return nil
 }
 
-// do runs a command on the hub's loop and waits for its result.
-func (h *hub) do(ctx context.Context, c *command) result {
-	c.ctx = ctx
-	c.reply = make(chan result, 1)
-	select {
-	case h.cmds <- c:
-	case <-ctx.Done():
-		return result{err: ctx.Err()}
-	case <-h.done:
-		return result{err: fmt.Errorf("%w: room closed", store.ErrUnavailable)}
+func (s *Server) decodeRoom(data []byte) (*match.Room, error) {
+	room, err := match.DecodeRoom(data)
+	if err != nil {
+		return nil, err
 	}
-	select {
-	case r := <-c.reply:
-		return r
-	case <-ctx.Done():
-		return result{err: ctx.Err()}
-	}
+	room.SetAnalyzer(s.analyzer)
+	return room, nil
 }
 
-func (h *hub) loop() {
-	defer close(h.done)
-	defer h.s.metrics.rooms.Dec()
-	defer func() {
-		if h.sub != nil {
-			h.sub.Close()
-		}
-		if h.deadline != nil {
-			h.deadline.Stop()
-		}
-		if h.delayT != nil {
-			h.delayT.Stop()
-		}
-	}()
+func (h *hub) started() {
+	h.s.metrics.rooms.Inc()
+	if roomWantsBots(h.room) {
+		h.s.kickBotSweep() // a bot of the room may have lost its instance
+	}
 	h.schedule()
 	h.recordBests()
-	// resync periodically as a safety net for lost pub/sub messages.
-	poll := time.NewTicker(h.s.opts.ResyncEvery)
-	defer poll.Stop()
-	for {
-		var deadlineC, delayC <-chan time.Time
-		if h.deadline != nil {
-			deadlineC = h.deadline.C
-		}
-		if h.delayT != nil {
-			delayC = h.delayT.C
-		}
-		select {
-		case <-h.stop:
-			return
-		case c := <-h.cmds:
-			h.handle(c)
-		case e, ok := <-h.subC:
-			if !ok {
-				h.resubscribe()
-				continue
-			}
-			h.entry(e)
-		case <-deadlineC:
-			h.deadline = nil
-			h.tick()
-		case <-delayC:
-			h.delayT = nil
-			h.flushDelayed()
-		case <-poll.C:
-			h.checkVersion()
-		}
+}
+
+func (h *hub) stopped() {
+	h.s.metrics.rooms.Dec()
+	if h.delayT != nil {
+		h.delayT.Stop()
 	}
 }
 
-// resubscribe replaces a subscription the store ended (an outage). Until it
-// works, h.subC is nil (a nil channel never delivers) and the periodic
-// checkVersion both keeps the room in step and tries again.
-func (h *hub) resubscribe() {
-	if h.sub != nil {
-		h.sub.Close()
-		h.sub = nil
-	}
-	h.subC = nil
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-	defer cancel()
-	sub, err := h.s.store.Subscribe(ctx, h.code)
-	if err != nil {
-		h.log.Warn("resubscribe failed", "err", err)
-		return
-	}
-	h.sub, h.subC = sub, sub.C()
-	h.resync(h.room.Version)
+func (h *hub) timer() *time.Timer { return h.delayT }
+
+func (h *hub) fired() {
+	h.delayT = nil
+	h.flushDelayed()
 }
 
-func (h *hub) handle(c *command) {
-	switch {
-	case c.attach != nil:
-		c.reply <- h.attachConn(c.attach, c.since)
-	case c.detach != nil:
-		h.detachConn(c.detach)
-		c.reply <- result{}
-	case c.read != nil:
-		c.reply <- result{v: h.room.Version, data: c.read(h.room)}
-	default:
-		c.reply <- h.apply(c.ctx, c.build)
+// applyBatch is never called: a room's changes are applied one by one.
+func (h *hub) applyBatch([]*struct{}) {}
+
+// change runs build on the loop and applies the event it returns.
+func (h *hub) change(ctx context.Context, build func(r *match.Room) (match.Event, error)) result {
+	var r result
+	if err := h.do(ctx, func() { r = h.apply(ctx, build) }); err != nil {
+		return result{err: err}
 	}
+	return r
+}
+
+// attach registers a connection and returns its seat.
+func (h *hub) attach(ctx context.Context, c *conn, since int64) (int, error) {
+	return readErr(ctx, &h.hubCore, func() (int, error) { return h.attachConn(c, since) })
+}
+
+// detach lets a connection go.
+func (h *hub) detach(ctx context.Context, c *conn) {
+	h.do(ctx, func() { h.detachConn(c) })
 }
 
 // maxAttempts and contentionBudget bound retries when other instances
@@ -302,10 +191,14 @@ func (h *hub) apply(ctx context.Context, build func(r *match.Room) (match.Event,
 			return result{v: before, err: err}
 		}
 		logged := h.room.Log(ev, notices)
-		snap, err := h.room.Encode()
-		if err != nil {
-			h.discard(before)
-			return result{v: before, err: err}
+		// The store writes a snapshot only every SnapshotEvery events (Load
+		// folds the events after it): the room is encoded only then.
+		var snap []byte
+		if store.SnapshotDue(h.s.store.SnapshotEvery(), before, 1) {
+			if snap, err = h.room.Encode(); err != nil {
+				h.discard(before)
+				return result{v: before, err: err}
+			}
 		}
 		data, _ := json.Marshal(logged)
 		v, err := h.s.store.Append(ctx, h.code, before, snap, data)
@@ -313,8 +206,10 @@ func (h *hub) apply(ctx context.Context, build func(r *match.Room) (match.Event,
 			h.fanout(logged, v)
 			h.changed(before)
 			h.s.tournamentRoomChanged(h.room, notices)
+			h.s.ratedRoomChanged(ctx, h.room, notices)
 			h.s.warmBest(h.room, notices)
 			h.recordBests()
+			h.s.queueFairplay(h.room, notices)
 			return result{v: v}
 		}
 		// The cached room holds an event the store refused: reload it.
@@ -358,12 +253,9 @@ func (h *hub) entry(e store.Entry) {
 	}
 }
 
-// checkVersion compares with the store's version now and then, so a lost
+// check compares with the store's version now and then, so a lost
 // pub/sub message delays an update by at most ResyncEvery.
-func (h *hub) checkVersion() {
-	if h.subC == nil {
-		h.resubscribe()
-	}
+func (h *hub) check() {
 	// A hole ended by an instance that stopped before recording its best
 	// score gets it from whoever serves the room now.
 	defer h.recordBests()
@@ -404,17 +296,9 @@ func (h *hub) resync(from int64) bool {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 	defer cancel()
-	snap, err := h.s.store.Load(ctx, h.code)
+	room, _, err := loadState(ctx, h.s, h.code, h.s.decodeRoom)
 	if err != nil {
-		h.log.Warn("resync: load failed", "err", err)
-		return false
-	}
-	room, err := match.DecodeRoom(snap.Data)
-	if err == nil {
-		room.SetAnalyzer(h.s.analyzer)
-	}
-	if err != nil {
-		h.log.Error("resync: bad snapshot", "err", err)
+		h.log.Warn("resync: the room cannot be loaded", "err", err)
 		return false
 	}
 	entries, err := h.s.store.Since(ctx, h.code, from)
@@ -441,25 +325,36 @@ func (h *hub) resync(from int64) bool {
 // changed runs after the room moved on from version before: the clock,
 // the lobby listing and the room's time to live.
 func (h *hub) changed(before int64) {
+	h.reseat()
 	h.schedule()
 	h.updateListing()
 	h.expireFinished()
 }
 
-// schedule sets the timer for the room's next deadline.
-func (h *hub) schedule() {
-	if h.deadline != nil {
-		h.deadline.Stop()
-		h.deadline = nil
-	}
-	if t, ok := h.room.NextDeadline(); ok {
-		d := t.Sub(h.s.now())
-		if d < 0 {
-			d = 0
+// reseat follows seats that moved (a seat before them was given up) and
+// lets go of the connections whose seat is gone, telling them why.
+func (h *hub) reseat() {
+	for c := range h.conns {
+		if c.tokenHash == "" {
+			continue
 		}
-		h.deadline = time.NewTimer(d + 10*time.Millisecond)
+		i := h.room.SeatOf(c.tokenHash)
+		if i == c.seat {
+			continue
+		}
+		if i >= 0 {
+			c.seat = i
+			continue
+		}
+		delete(h.conns, c)
+		h.s.metrics.conns.Dec()
+		c.enqueue(codeMsg(0, protocol.ErrCodeLeft, "you no longer have a seat in this room: you left, the host removed you, or you were not ready in time"))
+		c.leave() // after the command that gave the seat up is answered
 	}
 }
+
+// schedule sets the timer for the room's next deadline.
+func (h *hub) schedule() { h.hubCore.schedule(h.room.NextDeadline()) }
 
 func (h *hub) tick() {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
@@ -521,9 +416,10 @@ func (h *hub) updateListing() {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
 	if err := h.s.store.SetListing(ctx, h.code, data); err != nil {
-		h.log.Warn("listing update failed", "err", err)
+		h.s.outage.warn(h.log, "listing update failed", err)
 		return
 	}
+	h.s.outage.ok(h.s.log)
 	h.listing = string(data)
 	h.listed, h.listedKey = true, key
 }
@@ -545,44 +441,136 @@ func (h *hub) expireFinished() {
 	h.finishedTTL = true
 }
 
-// fanout sends every connection the event as it may see it, with its view.
+// sentView is a view as a connection was sent it: the base of the
+// connection's next patch.
+type sentView struct {
+	v    int64
+	json []byte
+}
+
+// fanout sends every connection the event as it may see it, with what
+// changed in its view since the view it was sent last: a patch of that
+// view, or the whole view for a connection with none on record and for
+// spectators held back by a delay (whose frames may be dropped).
 func (h *hub) fanout(l match.Logged, v int64) {
 	if len(h.conns) == 0 {
 		return
 	}
-	bySeat := map[int][]byte{}
+	bySeat := map[int]*seatFrames{}
 	now := h.s.now()
+	delay := h.room.Settings.SpectatorDelay > 0
 	for c := range h.conns {
-		msg, ok := bySeat[c.seat]
+		f, ok := bySeat[c.seat]
 		if !ok {
 			ev := h.room.EventView(l, v, c.seat)
-			view := h.room.View(c.seat)
-			msg = protocol.ServerMessage{Type: protocol.TypeEvent, V: v, Event: &ev, View: &view}.Marshal()
-			bySeat[c.seat] = msg
+			event, _ := json.Marshal(ev)
+			view, _ := json.Marshal(h.room.View(c.seat))
+			f = &seatFrames{event: event, view: &sentView{v: h.room.Version, json: view}}
+			bySeat[c.seat] = f
 		}
+		if delay && c.seat == match.SpectatorSeat {
+			continue // held once for all of them, below
+		}
+		msg := f.frame(c.sent, v)
+		c.sent = f.view
 		h.deliver(c, msg, now)
 	}
+	if f, ok := bySeat[match.SpectatorSeat]; ok && delay {
+		h.hold(delayed{at: now.Add(time.Duration(h.room.Settings.SpectatorDelay) * time.Second), gen: h.specGen, msg: f.frame(nil, v)}, now)
+	}
+}
+
+// seatFrames are one viewer seat's frames of an event.
+type seatFrames struct {
+	event []byte
+	view  *sentView
+	full  []byte
+	// patched holds the frame for each base, shared by the connections
+	// sent the same view last.
+	patched map[*sentView][]byte
+}
+
+// frame is the event frame of version v for a connection sent base last
+// (nil: none on record, or one that must get whole views).
+func (f *seatFrames) frame(base *sentView, v int64) []byte {
+	if base != nil {
+		if msg, ok := f.patched[base]; ok {
+			return msg
+		}
+		if p, err := patch.Diff(base.json, f.view.json); err == nil {
+			msg := protocol.PatchFrame(v, base.v, f.event, p)
+			if f.patched == nil {
+				f.patched = map[*sentView][]byte{}
+			}
+			f.patched[base] = msg
+			return msg
+		}
+	}
+	if f.full == nil {
+		f.full = protocol.EventFrame(v, f.event, f.view.json)
+	}
+	return f.full
 }
 
 // deliver sends a message now, or after the spectator delay.
 func (h *hub) deliver(c *conn, msg []byte, now time.Time) {
 	if c.seat == match.SpectatorSeat && h.room.Settings.SpectatorDelay > 0 {
-		at := now.Add(time.Duration(h.room.Settings.SpectatorDelay) * time.Second)
-		h.delayQ = append(h.delayQ, delayed{at: at, c: c, msg: msg})
-		if h.delayT == nil {
-			h.delayT = time.NewTimer(at.Sub(now))
-		}
+		h.hold(delayed{at: now.Add(time.Duration(h.room.Settings.SpectatorDelay) * time.Second), c: c, msg: msg}, now)
 		return
 	}
 	c.enqueue(msg)
+}
+
+// hold queues a delayed message. The queue holds at most MaxDelayed: past
+// that, the oldest message a later one supersedes is dropped (every
+// message to a delayed spectator carries the viewer's whole view, never a
+// patch, so a spectator skips a frame and misses nothing of the state).
+func (h *hub) hold(d delayed, now time.Time) {
+	if len(h.delayQ) >= h.s.opts.MaxDelayed {
+		drop := len(h.delayQ) - 1 // none superseded (cannot happen): the latest held
+		for i, o := range h.delayQ {
+			if supersedes(d, o) {
+				drop = i
+				break
+			}
+		}
+		h.delayQ = append(h.delayQ[:drop], h.delayQ[drop+1:]...)
+		h.s.metrics.delayDropped.Inc()
+	}
+	h.delayQ = append(h.delayQ, d)
+	if h.delayT == nil {
+		h.delayT = time.NewTimer(h.delayQ[0].at.Sub(now))
+	}
+}
+
+// supersedes reports whether every spectator the older message is for also
+// gets the newer one.
+func supersedes(newer, older delayed) bool {
+	switch {
+	case newer.c == nil && older.c == nil:
+		return true
+	case newer.c == nil:
+		return older.c.gen <= newer.gen
+	default:
+		return older.c == newer.c
+	}
 }
 
 func (h *hub) flushDelayed() {
 	now := h.s.now()
 	i := 0
 	for ; i < len(h.delayQ) && !h.delayQ[i].at.After(now); i++ {
-		if _, ok := h.conns[h.delayQ[i].c]; ok {
-			h.delayQ[i].c.enqueue(h.delayQ[i].msg)
+		d := h.delayQ[i]
+		if d.c != nil {
+			if _, ok := h.conns[d.c]; ok {
+				d.c.enqueue(d.msg)
+			}
+			continue
+		}
+		for c := range h.conns {
+			if c.seat == match.SpectatorSeat && c.gen <= d.gen {
+				c.enqueue(d.msg)
+			}
 		}
 	}
 	h.delayQ = append(h.delayQ[:0], h.delayQ[i:]...)
@@ -591,25 +579,45 @@ func (h *hub) flushDelayed() {
 	}
 }
 
+// sendSnapshot sends the connection its whole view: the base of the
+// patches that follow. Connections of one viewer seat that attach at the
+// same version (a crowd of spectators) share one encoded view.
 func (h *hub) sendSnapshot(c *conn) {
-	view := h.room.View(c.seat)
-	msg := protocol.ServerMessage{Type: protocol.TypeSnapshot, V: h.room.Version, View: &view}.Marshal()
-	h.deliver(c, msg, h.s.now())
+	sv := h.snapshots[c.seat]
+	if sv == nil || sv.v != h.room.Version {
+		view, _ := json.Marshal(h.room.View(c.seat))
+		sv = &sentView{v: h.room.Version, json: view}
+		if h.snapshots == nil {
+			h.snapshots = map[int]*sentView{}
+		}
+		h.snapshots[c.seat] = sv
+	}
+	c.sent = sv
+	h.deliver(c, protocol.SnapshotFrame(h.room.Version, sv.json), h.s.now())
 }
 
 // attachConn registers a connection: it checks the token, sends what the
 // client missed since its last version, and marks the player present.
-func (h *hub) attachConn(c *conn, since int64) result {
+func (h *hub) attachConn(c *conn, since int64) (int, error) {
 	seat := match.SpectatorSeat
 	if c.token != "" {
-		seat = h.room.SeatOf(hashToken(c.token))
+		c.tokenHash = hashToken(c.token)
+		seat = h.room.SeatOf(c.tokenHash)
 		if seat < 0 {
-			return result{err: errBadToken}
+			return 0, errBadToken
 		}
 	} else if !h.room.Settings.Spectators {
-		return result{err: errNoSpectators}
+		return 0, errNoSpectators
+	} else if max := h.s.opts.Limits.SpectatorsPerRoom; max >= 0 && h.spectators >= max {
+		h.s.metrics.refused.WithLabelValues("spectators").Inc()
+		return 0, errCrowded
 	}
 	c.seat = seat
+	if seat == match.SpectatorSeat {
+		h.spectators++
+		h.specGen++
+		c.gen = h.specGen
+	}
 	if seat >= 0 {
 		// Mark the player present before anything is sent, so that the
 		// snapshot the client gets already says so and nothing changes
@@ -626,6 +634,9 @@ func (h *hub) attachConn(c *conn, since int64) result {
 	h.conns[c] = struct{}{}
 	h.s.metrics.conns.Inc()
 	welcome := protocol.ServerMessage{Type: protocol.TypeWelcome, Protocol: protocol.Version, Seat: &seat, V: h.room.Version}
+	if seat >= 0 {
+		welcome.LastSeq = h.room.Seats[seat].LastSeq
+	}
 	c.enqueue(welcome.Marshal())
 	if since > 0 && since < h.room.Version {
 		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
@@ -645,7 +656,7 @@ func (h *hub) attachConn(c *conn, since int64) result {
 		}
 	}
 	h.sendSnapshot(c)
-	return result{v: h.room.Version, data: seat}
+	return seat, nil
 }
 
 // reassertPresence answers another instance marking a seat away while the
@@ -677,6 +688,9 @@ func (h *hub) detachConn(c *conn) {
 	}
 	delete(h.conns, c)
 	h.s.metrics.conns.Dec()
+	if c.seat == match.SpectatorSeat {
+		h.spectators--
+	}
 	if c.seat < 0 {
 		return
 	}

@@ -83,9 +83,9 @@ func TestSlowReader(t *testing.T) {
 	ctx := testCtx(t)
 	st := memstore.New(memstore.Options{})
 	t.Cleanup(func() { st.Close() })
-	srv, err := server.New(server.Options{SolveNodes: testSolveNodes, RateNodes: testRateNodes,
+	srv, err := server.New(server.Options{SolveNodes: testSolveNodes, RateNodes: testRateNodes, PasswordParams: cheapPasswords,
 		Store: st, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
-		PlayerRate: server.Rate{PerSecond: 1e6, Burst: 1e6}, SendBuffer: 16,
+		PlayerRate: server.Rate{PerSecond: 1e6, Burst: 1e6}, SendBuffer: 16, Limits: server.NoLimits(),
 		// Long, so the queue fills (slow) before a write times out
 		// (which closes with 1001, not 1008).
 		WriteTimeout: 20 * time.Second,

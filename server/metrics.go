@@ -13,6 +13,10 @@ type metrics struct {
 	slowClosed  prometheus.Counter
 	flooded     prometheus.Counter
 	created     prometheus.Counter
+	refused     *prometheus.CounterVec
+	pingClosed  prometheus.Counter
+	// delayDropped counts spectator-delay frames dropped past the cap.
+	delayDropped prometheus.Counter
 }
 
 func newMetrics() *metrics {
@@ -28,8 +32,12 @@ func newMetrics() *metrics {
 		slowClosed: prometheus.NewCounter(prometheus.CounterOpts{Name: "golf_slow_clients_closed_total", Help: "Connections closed for reading too slowly."}),
 		flooded:    prometheus.NewCounter(prometheus.CounterOpts{Name: "golf_flood_closed_total", Help: "Connections closed by the rate limit."}),
 		created:    prometheus.NewCounter(prometheus.CounterOpts{Name: "golf_rooms_created_total", Help: "Rooms created."}),
+		refused: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "golf_limited_total",
+			Help: "Requests and sockets refused by a per-client limit or a cap, by limit."}, []string{"limit"}),
+		pingClosed:   prometheus.NewCounter(prometheus.CounterOpts{Name: "golf_ping_closed_total", Help: "WebSockets closed for not answering a ping."}),
+		delayDropped: prometheus.NewCounter(prometheus.CounterOpts{Name: "golf_spectator_frames_dropped_total", Help: "Delayed spectator frames dropped past a room's queue cap (a later whole view replaced them)."}),
 	}
-	m.reg.MustRegister(m.rooms, m.conns, m.moves, m.moveLatency, m.slowClosed, m.flooded, m.created,
+	m.reg.MustRegister(m.delayDropped, m.pingClosed, m.rooms, m.conns, m.moves, m.moveLatency, m.slowClosed, m.flooded, m.created, m.refused,
 		prometheus.NewGoCollector(), prometheus.NewProcessCollector(prometheus.ProcessCollectorOpts{}))
 	return m
 }

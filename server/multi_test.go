@@ -413,7 +413,7 @@ func checkTransitions(t *testing.T, cl *cluster, code string, holes int, ws []*w
 			case "holeEnded", "holeStarted":
 				got[fmt.Sprintf("%s %d", n.Kind, n.Hole)]++
 			case "roundEnded", "started":
-				got[n.Kind]++
+				got[string(n.Kind)]++
 			}
 		}
 	}

@@ -9,7 +9,9 @@ import (
 	"time"
 
 	"golfsolitaire/match"
+	"golfsolitaire/names"
 	"golfsolitaire/protocol"
+	"golfsolitaire/store"
 )
 
 // ticket is a player waiting for a quick match.
@@ -18,10 +20,30 @@ type ticket struct {
 	Name string `json:"name"`
 }
 
+// seatPartner creates the room of a quick match with the partner who was
+// waiting seated first, and sends them their seat through their inbox.
+func (s *Server) seatPartner(ctx context.Context, r *http.Request, set match.Settings, partner ticket) (protocol.SeatGrant, error) {
+	grant, err := s.create(ctx, set, partner.Name)
+	if err != nil {
+		return grant, err
+	}
+	grant.Link = s.link(r, grant.Code)
+	pg, _ := json.Marshal(grant)
+	if err := s.store.Notify(ctx, "quickmatch:"+partner.ID, pg); err != nil {
+		return grant, err
+	}
+	return grant, nil
+}
+
 // quickMatch pairs the caller with the next person waiting for the same
 // settings. It long-polls: 200 with a seat when paired, 204 when nobody
 // came in time (call again).
 func (s *Server) quickMatch(w http.ResponseWriter, r *http.Request) {
+	if !s.allow(w, r, limitQuickMatch) {
+		return
+	}
+	// The long poll outlasts the server's write timeout.
+	http.NewResponseController(w).SetWriteDeadline(time.Now().Add(s.opts.QuickMatchWait + 15*time.Second))
 	var req protocol.QuickMatchRequest
 	if err := decodeBody(r, &req); err != nil {
 		s.fail(w, err)
@@ -38,6 +60,10 @@ func (s *Server) quickMatch(w http.ResponseWriter, r *http.Request) {
 			s.fail(w, err)
 			return
 		}
+	}
+	if set.Rated {
+		s.ratedQuickMatch(w, r, set) // rated.go
+		return
 	}
 	set.AutoStart = true
 	canon, _ := json.Marshal(set)
@@ -64,16 +90,14 @@ func (s *Server) quickMatch(w http.ResponseWriter, r *http.Request) {
 			s.fail(w, err)
 			return
 		}
-		grant, err := s.create(ctx, set, partner.Name)
+		grant, err := s.seatPartner(ctx, r, set, partner)
 		if err != nil {
 			s.fail(w, err)
 			return
 		}
-		grant.Link = s.link(r, grant.Code)
-		pg, _ := json.Marshal(grant)
-		if err := s.store.Notify(ctx, "quickmatch:"+partner.ID, pg); err != nil {
-			s.fail(w, err)
-			return
+		if names.Confusable(name, partner.Name) {
+			// Two people of the same name met: the second is told apart.
+			name = string([]rune(name)[:min(len([]rune(name)), names.MaxLen-2)]) + " 2"
 		}
 		mineGrant, err := s.join(ctx, grant.Code, name, false)
 		if err != nil {
@@ -84,20 +108,7 @@ func (s *Server) quickMatch(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, mineGrant)
 		return
 	}
-	wait := func(d time.Duration) (protocol.SeatGrant, bool) {
-		t := time.NewTimer(d)
-		defer t.Stop()
-		select {
-		case e, ok := <-inbox.C():
-			var g protocol.SeatGrant
-			if ok && json.Unmarshal(e.Data, &g) == nil {
-				return g, true
-			}
-		case <-t.C:
-		case <-ctx.Done():
-		}
-		return protocol.SeatGrant{}, false
-	}
+	wait := func(d time.Duration) (protocol.SeatGrant, bool) { return awaitGrant(ctx, inbox.C(), d) }
 	if g, ok := wait(s.opts.QuickMatchWait); ok {
 		writeJSON(w, http.StatusOK, g)
 		return
@@ -112,4 +123,21 @@ func (s *Server) quickMatch(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	w.WriteHeader(http.StatusNoContent)
+}
+
+// awaitGrant waits up to d for the seat grant a partner's request sends
+// to this request's inbox (quick match and rated quick match).
+func awaitGrant(ctx context.Context, inbox <-chan store.Entry, d time.Duration) (protocol.SeatGrant, bool) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case e, ok := <-inbox:
+		var g protocol.SeatGrant
+		if ok && json.Unmarshal(e.Data, &g) == nil {
+			return g, true
+		}
+	case <-t.C:
+	case <-ctx.Done():
+	}
+	return protocol.SeatGrant{}, false
 }

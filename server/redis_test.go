@@ -2,8 +2,6 @@ package server_test
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -17,7 +15,6 @@ import (
 	"time"
 
 	"github.com/alicebob/miniredis/v2"
-	"github.com/redis/go-redis/v9"
 
 	"golfsolitaire/client"
 	"golfsolitaire/match"
@@ -26,6 +23,7 @@ import (
 	"golfsolitaire/store"
 	"golfsolitaire/store/memstore"
 	"golfsolitaire/store/redisstore"
+	"golfsolitaire/store/redisstore/redistest"
 )
 
 // This file holds what the multi-instance and failure tests share: the
@@ -42,7 +40,8 @@ type backend struct {
 // backends are the stores the multi-instance tests run on: the memory
 // store (one store shared by the instances in this process) and Redis (a
 // store of its own per instance, on the Redis at REDIS_URL under a key
-// prefix of the test's own, or else on a miniredis of the test's own).
+// prefix of the test's own, or else on a miniredis of the test's own; and
+// the same on the Redis Cluster and the Sentinel master CI starts).
 var backends = []backend{
 	{"memory", func(t *testing.T) *cluster {
 		st := memstore.New(memstore.Options{})
@@ -51,6 +50,14 @@ var backends = []backend{
 	}},
 	{"redis", func(t *testing.T) *cluster {
 		r := newTestRedis(t)
+		return &cluster{store: r.store, inspect: r.store(t), own: true}
+	}},
+	{"redis-cluster", func(t *testing.T) *cluster {
+		r := newTopologyRedis(t, redistest.All[1])
+		return &cluster{store: r.store, inspect: r.store(t), own: true}
+	}},
+	{"redis-sentinel", func(t *testing.T) *cluster {
+		r := newTopologyRedis(t, redistest.All[2])
 		return &cluster{store: r.store, inspect: r.store(t), own: true}
 	}},
 }
@@ -115,31 +122,31 @@ func (cl *cluster) room(t *testing.T, code string) *match.Room {
 	return r
 }
 
-// testRedis is the Redis of one test: REDIS_URL's with a key prefix of the
-// test's own (its keys deleted at the end), or a miniredis of its own.
+// testRedis is the Redis of one test: a topology of package redistest
+// with a key prefix of the test's own (its keys deleted at the end), or a
+// miniredis of its own.
 type testRedis struct {
-	opts   redis.Options
+	cfg    redisstore.ClientConfig
 	prefix string
 }
 
+// newTestRedis is the single node at REDIS_URL, or else a miniredis.
 func newTestRedis(t *testing.T) *testRedis {
 	t.Helper()
-	url := os.Getenv("REDIS_URL")
-	if url == "" {
+	if os.Getenv("REDIS_URL") == "" {
 		m := miniredis.RunT(t)
 		realTime(t, m)
-		return &testRedis{opts: redis.Options{Addr: m.Addr()}, prefix: "golf:"}
+		return &testRedis{cfg: redisstore.ClientConfig{Mode: redisstore.ModeSingle, Addrs: []string{m.Addr()}}, prefix: "golf:"}
 	}
-	opts, err := redis.ParseURL(url)
-	if err != nil {
-		t.Fatalf("REDIS_URL: %v", err)
-	}
-	b := make([]byte, 6)
-	rand.Read(b)
-	r := &testRedis{opts: *opts, prefix: "golftest:server:" + hex.EncodeToString(b) + ":"}
-	// Registered first, so it runs after every store and server is closed.
-	t.Cleanup(func() { r.deleteKeys(t) })
-	return r
+	return newTopologyRedis(t, redistest.All[0])
+}
+
+// newTopologyRedis is the topology, skipped (loudly) when CI did not start
+// it.
+func newTopologyRedis(t *testing.T, tp redistest.Topology) *testRedis {
+	t.Helper()
+	cfg := tp.Config(t)
+	return &testRedis{cfg: cfg, prefix: tp.Prefix(t, "server")}
 }
 
 // realTime moves the miniredis clock with the real one, so that keys
@@ -171,36 +178,16 @@ func realTime(t *testing.T, m *miniredis.Miniredis) {
 // store returns a new store with a client of its own, as a server
 // instance has; it is closed when the test ends.
 func (r *testRedis) store(t *testing.T) store.Store {
-	opts := r.opts
-	c := redis.NewClient(&opts)
+	c, _, err := redisstore.NewClient(context.Background(), r.cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
 	st := redisstore.New(c, redisstore.Options{Prefix: r.prefix})
 	t.Cleanup(func() {
 		st.Close()
 		c.Close()
 	})
 	return st
-}
-
-func (r *testRedis) deleteKeys(t *testing.T) {
-	opts := r.opts
-	c := redis.NewClient(&opts)
-	defer c.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	var keys []string
-	iter := c.Scan(ctx, 0, r.prefix+"*", 500).Iterator()
-	for iter.Next(ctx) {
-		keys = append(keys, iter.Val())
-	}
-	if err := iter.Err(); err != nil {
-		t.Errorf("cleanup of %s*: %v", r.prefix, err)
-		return
-	}
-	if len(keys) > 0 {
-		if err := c.Unlink(ctx, keys...).Err(); err != nil {
-			t.Errorf("cleanup of %s*: %v", r.prefix, err)
-		}
-	}
 }
 
 // instance is one server instance behind its own HTTP server.
@@ -214,10 +201,10 @@ type instance struct {
 	once sync.Once
 }
 
-// startInstance starts a server over st, with its own address as its
-// SelfURL (as serve does), so that it resumes the bots of instances that
-// stop. Stopping it (at the end of the test at the latest) checks that its
-// hubs and connections are gone.
+// startInstance starts a server over st, listening on an address of its
+// own; like every server it resumes the bots of instances that stop.
+// Stopping it (at the end of the test at the latest) checks that its hubs
+// and connections are gone.
 func startInstance(t *testing.T, st store.Store, own bool, mod ...func(*server.Options)) *instance {
 	t.Helper()
 	in := &instance{st: st, own: own}
@@ -227,7 +214,8 @@ func startInstance(t *testing.T, st store.Store, own bool, mod ...func(*server.O
 	opts := server.Options{
 		Store: st, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), ResyncEvery: 200 * time.Millisecond,
 		PlayerRate: server.Rate{PerSecond: 2000, Burst: 2000},
-		SolveNodes: testSolveNodes, RateNodes: testRateNodes, SelfURL: in.url,
+		SolveNodes: testSolveNodes, RateNodes: testRateNodes,
+		Limits: server.NoLimits(), BotThink: testBotThink, PasswordParams: cheapPasswords,
 	}
 	for _, f := range mod {
 		f(&opts)
@@ -481,7 +469,7 @@ func (w *watcher) see(m protocol.ServerMessage) {
 			case "holeEnded", "holeStarted":
 				w.notices[fmt.Sprintf("%s %d", n.Kind, n.Hole)]++
 			case "roundEnded", "started":
-				w.notices[n.Kind]++
+				w.notices[string(n.Kind)]++
 			}
 		}
 	}

@@ -11,19 +11,14 @@ import (
 // player's game of a hole, board by board, once everyone has finished that
 // hole.
 func (s *Server) getReplay(w http.ResponseWriter, r *http.Request) {
-	code, ok := s.roomCode(w, r)
-	if !ok {
-		return
-	}
 	hole, err1 := strconv.Atoi(r.PathValue("hole"))
 	seat, err2 := strconv.Atoi(r.URL.Query().Get("seat"))
 	if err1 != nil || err2 != nil {
 		writeError(w, http.StatusBadRequest, protocol.ErrCodeBadMessage, "want /api/rooms/{code}/holes/{hole}/replay?seat=N")
 		return
 	}
-	room, err := s.loadRoom(r.Context(), code)
-	if err != nil {
-		s.fail(w, err)
+	room, ok := s.pathRoom(w, r)
+	if !ok {
 		return
 	}
 	rp, ok := room.Replay(hole, seat)

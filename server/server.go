@@ -8,20 +8,23 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
-	"runtime"
 	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/alexedwards/scs/v2"
 	"github.com/coder/websocket"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
+	"golfsolitaire/accounts"
 	"golfsolitaire/golf"
 	"golfsolitaire/match"
 	"golfsolitaire/protocol"
+	"golfsolitaire/solverpool"
 	"golfsolitaire/store"
 )
 
@@ -36,6 +39,9 @@ type Rate struct {
 type Options struct {
 	// Store keeps the rooms. Required.
 	Store store.Store
+	// Tournaments keeps the tournament list, due times and leaderboards;
+	// default Store.
+	Tournaments store.Tournaments
 	// Logger defaults to slog.Default().
 	Logger *slog.Logger
 	// Pages serves every path the server does not (the browser client).
@@ -60,6 +66,12 @@ type Options struct {
 	PlayerRate, SpectatorRate Rate
 	// FinishedTTL is how long a finished room is kept; default 24h.
 	FinishedTTL time.Duration
+	// ReadyWithin is how long a player who joins a public room has to say
+	// ready before the seat is released; default match.ReadyWithin.
+	ReadyWithin time.Duration
+	// TournamentTTL is how long a tournament, its rooms and its board are
+	// kept after their last change (so after it closes); default 30 days.
+	TournamentTTL time.Duration
 	// ResyncEvery is how often a hub checks the store for events it may
 	// have missed; default 5s.
 	ResyncEvery time.Duration
@@ -68,13 +80,6 @@ type Options struct {
 	QuickMatchWait time.Duration
 	// Now is the clock; default time.Now.
 	Now func() time.Time
-	// SelfURL is this server's own base URL (http://127.0.0.1:8080), where
-	// the bots a host adds connect; default: the local address of the
-	// connection that added the bot (never its Host header; behind TLS
-	// set SelfURL, since the certificate will not name that address).
-	// Only a server with a SelfURL resumes the bots of instances that
-	// stopped (bots.go).
-	SelfURL string
 	// BotThink is a bot's pause before each move; default 300ms.
 	BotThink time.Duration
 	// BotLease is how long an instance's lease on running a bot lasts
@@ -89,6 +94,86 @@ type Options struct {
 	// default match.SolveNodes and match.RateNodes. Every instance serving
 	// the same rooms must use the same budgets (they decide deals).
 	SolveNodes, RateNodes int64
+	// SolverWorkers is how many solver jobs run at once (best scores,
+	// hints, search bots, seed pools: solverpool); default GOMAXPROCS-1,
+	// at least 1.
+	SolverWorkers int
+	// SolverPerClient is how many solver jobs one client (a seat for
+	// hints, a room for its best scores and its bots) may have queued or
+	// running; past it the request is refused with solver_busy. Default 2.
+	SolverPerClient int
+	// SeedPools keeps the pools of pre-rated deals for winnableOnly and
+	// difficulty rounds; default Store's (shared on Redis, in memory with
+	// the memory store).
+	SeedPools store.SeedPools
+	// SeedPoolSize is how many deals the filler keeps in each pool a room
+	// has asked for (at least one round's worth); default 36.
+	SeedPoolSize int
+	// SeedPoolRetry is the Retry-After of a round refused with try_again
+	// because its pool was short; default 10s.
+	SeedPoolRetry time.Duration
+	// SeedPoolFillers is how many goroutines fill the seed pools (each
+	// runs one low-priority solver job at a time); default the solver's
+	// workers; negative: none (the pools are filled by other instances
+	// sharing them, or by hand).
+	SeedPoolFillers int
+	// Solver is the solver pool to use (several servers in one process
+	// may share one; the caller closes it); default a pool of its own
+	// with SolverWorkers and SolverPerClient.
+	Solver *solverpool.Pool
+	// Analyzer runs and remembers the solver's answers; default
+	// match.NewAnalyzer(SolveNodes, RateNodes).
+	Analyzer *match.Analyzer
+	// Accounts keeps accounts, ratings and the archive; default an
+	// in-memory store (nothing kept across restarts).
+	Accounts accounts.Store
+	// Sessions keeps login sessions (scs); default in memory.
+	Sessions scs.Store
+	// PasswordParams are argon2id's costs; default accounts.RFC9106.
+	PasswordParams accounts.Params
+	// SecureCookies marks cookies Secure (sent over TLS only); also on
+	// when BaseURL is https.
+	SecureCookies bool
+	// LoginRate limits login attempts per address and per name, and
+	// sign-ups per address; default 5 at once, then one per 12 s.
+	LoginRate Rate
+	// Fairplay turns on the background fair-play analysis of finished
+	// holes and GET /api/fairplay/flags (fairplay.go); nil: off.
+	Fairplay *Fairplay
+
+	// Limits are the per-client limits; zero fields mean their defaults
+	// (DefaultLimits), NoLimits turns them off.
+	Limits Limits
+	// Limiter keeps the token buckets; default: in memory, for this
+	// instance only (a RedisLimiter makes them hold across instances).
+	Limiter Limiter
+	// Sockets counts each client's open WebSockets for
+	// Limits.SocketsPerClient; default: this instance's only (a
+	// RedisSockets makes the cap hold across instances).
+	Sockets SocketCounter
+	// HTTP are the timeouts of the http.Server HTTPServer returns.
+	HTTP HTTPTimeouts
+	// PingEvery is how often a WebSocket is pinged; a socket whose pong
+	// has not come PingEvery later is closed. Default 30s.
+	PingEvery time.Duration
+	// MetricsElsewhere leaves GET /metrics out of the routes: serve
+	// MetricsHandler on its own listener instead (--metrics-addr).
+	MetricsElsewhere bool
+	// MaxDelayed caps the messages a room holds back for its spectator
+	// delay (hub.go); default 2,000.
+	MaxDelayed int
+}
+
+// HTTPTimeouts are the http.Server's timeouts. WebSockets are not bound by
+// them: net/http clears a connection's deadlines when it is hijacked, and
+// the sockets have their own write timeout and pings.
+type HTTPTimeouts struct {
+	// ReadHeader bounds reading a request's headers (default 5s); Read the
+	// whole request, body included (default 15s): a client sending its
+	// body a byte at a time is cut off. Write bounds writing a response
+	// (default 30s; quick match's long poll extends its own). Idle bounds
+	// a keep-alive connection's wait for its next request (default 120s).
+	ReadHeader, Read, Write, Idle time.Duration
 }
 
 // Server serves the API, the WebSocket endpoint and (through Pages) the
@@ -97,27 +182,40 @@ type Server struct {
 	opts    Options
 	store   store.Store
 	log     *slog.Logger
+	outage  outage // the store's unavailability, logged once
 	mux     *http.ServeMux
+	handler http.Handler // mux behind the accounts middleware, compressed (compress.go)
 	metrics *metrics
 
-	mu   sync.Mutex
-	hubs map[string]*hub
-	// hubLoops counts running room hub loops, so Close can wait for them.
+	// rooms and tours are the live hubs (core.go); hubLoops counts their
+	// running loops (rooms and tournaments) and the goroutines beside them,
+	// so Close can wait for them.
+	rooms    *roomHubs
+	tours    *tournamentHubs // tournament_hub.go
 	hubLoops sync.WaitGroup
-	tour     tournamentHubs // tournament_hub.go
+	// tasks are the other goroutines the server starts (best scores,
+	// warm-ups, knockout rooms, result outboxes): Close waits for them.
+	tasks tasks
+	acct  accountState // account.go
 
-	// analyzer runs and remembers the solver for every room and tournament;
-	// solverSlots bounds the solver work done besides rooms' own folds: half
-	// the cores, so play keeps the rest however many holes end at once.
-	analyzer    *match.Analyzer
-	solverSlots chan struct{}
+	// analyzer runs and remembers the solver for every room and
+	// tournament; solver runs all of the server's solver work (solver.go);
+	// seeds are the pools of pre-rated deals.
+	analyzer *match.Analyzer
+	solver   *solverpool.Pool
+	seeds    *seedPools
+	smetrics *solverMetrics
 
 	// secret seeds hints (analysis.go); id names this instance as the
 	// owner of bot leases; bots are the running bots and their sweep
 	// (bots.go).
 	secret [32]byte
 	id     string
-	bots   struct {
+	// limiter and localLimiter keep the per-client token buckets (limit.go);
+	// socks counts open WebSockets.
+	limiter, localLimiter Limiter
+	socks                 sockets
+	bots                  struct {
 		mu      sync.Mutex
 		ctx     context.Context
 		cancel  context.CancelFunc
@@ -129,12 +227,22 @@ type Server struct {
 		kick                 chan struct{}
 		sweepStop, sweepDone chan struct{}
 	}
+	// botNet carries the bots' connections (botnet.go).
+	botNet *botNet
+	// fair is the fair-play analysis (fairplay.go); nil when off.
+	fair *fairplayState
 }
 
 // New returns a server.
 func New(opts Options) (*Server, error) {
 	if opts.Store == nil {
 		return nil, errors.New("server: a store is required")
+	}
+	if opts.Tournaments == nil {
+		opts.Tournaments = opts.Store
+	}
+	if opts.SeedPools == nil {
+		opts.SeedPools = opts.Store
 	}
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
@@ -147,6 +255,8 @@ func New(opts Options) (*Server, error) {
 	def(&opts.WriteTimeout, 5*time.Second)
 	def(&opts.HelloTimeout, 10*time.Second)
 	def(&opts.FinishedTTL, 24*time.Hour)
+	def(&opts.ReadyWithin, match.ReadyWithin)
+	def(&opts.TournamentTTL, 30*24*time.Hour)
 	def(&opts.ResyncEvery, 5*time.Second)
 	def(&opts.QuickMatchWait, 25*time.Second)
 	def(&opts.BotLease, 10*time.Second)
@@ -163,15 +273,45 @@ func New(opts Options) (*Server, error) {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	s := &Server{opts: opts, store: opts.Store, log: opts.Logger, hubs: map[string]*hub{}, metrics: newMetrics(),
-		analyzer: match.NewAnalyzer(opts.SolveNodes, opts.RateNodes), solverSlots: make(chan struct{}, max(1, runtime.GOMAXPROCS(0)/2))}
+	opts.Limits = opts.Limits.withDefaults()
+	def(&opts.HTTP.ReadHeader, 5*time.Second)
+	def(&opts.HTTP.Read, 15*time.Second)
+	def(&opts.HTTP.Write, 30*time.Second)
+	def(&opts.HTTP.Idle, 120*time.Second)
+	def(&opts.PingEvery, 30*time.Second)
+	if opts.MaxDelayed <= 0 {
+		opts.MaxDelayed = 2000
+	}
+	s := &Server{opts: opts, store: opts.Store, log: opts.Logger, metrics: newMetrics(),
+		analyzer: opts.Analyzer}
+	s.rooms, s.tours = newRoomHubs(s), newTournamentHubs(s)
+	s.tasks.init()
+	if s.analyzer == nil {
+		s.analyzer = match.NewAnalyzer(opts.SolveNodes, opts.RateNodes)
+	}
+	if s.opts.SeedPoolSize <= 0 {
+		s.opts.SeedPoolSize = 36
+	}
+	def(&s.opts.SeedPoolRetry, 10*time.Second)
+	s.newSolverParts()
 	crand.Read(s.secret[:])
+	s.localLimiter = NewMemoryLimiter(0)
+	s.limiter = opts.Limiter
+	if s.limiter == nil {
+		s.limiter = s.localLimiter
+	}
 	s.id = newID()
+	s.initSockets()
 	s.bots.ctx, s.bots.cancel = context.WithCancel(context.Background())
 	s.bots.runs = map[string]bool{}
 	s.bots.kick = make(chan struct{}, 1)
+	if err := s.initAccounts(); err != nil {
+		return nil, err
+	}
+	s.startFairplay(opts.Fairplay)
 	s.routes()
 	s.startTournamentClock()
+	s.startBotNet()
 	s.startBotSweep()
 	return s, nil
 }
@@ -182,8 +322,10 @@ func (s *Server) routes() {
 	m := http.NewServeMux()
 	m.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "ok\n") })
 	m.HandleFunc("GET /readyz", s.readyz)
-	m.Handle("GET /metrics", promhttp.HandlerFor(s.metrics.reg, promhttp.HandlerOpts{}))
-	m.HandleFunc("GET /ws", s.serveWS)
+	if !s.opts.MetricsElsewhere {
+		m.Handle("GET /metrics", s.MetricsHandler())
+	}
+	m.HandleFunc("GET /ws", s.capSockets(s.serveWS))
 	m.HandleFunc("POST /api/rooms", s.createRoom)
 	m.HandleFunc("GET /api/rooms", s.listRooms)
 	m.HandleFunc("GET /api/rooms/{code}", s.getRoom)
@@ -193,7 +335,9 @@ func (s *Server) routes() {
 	m.HandleFunc("GET /api/rooms/{code}/holes/{hole}/best", s.getBestLine)
 	m.HandleFunc("POST /api/rooms/{code}/bots", s.addBot)
 	m.HandleFunc("POST /api/quickmatch", s.quickMatch)
+	s.fairplayRoutes(m)
 	s.tournamentRoutes(m)
+	s.accountRoutes(m)
 	m.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, protocol.ErrCodeBadMessage, "no such API endpoint")
 	})
@@ -201,25 +345,41 @@ func (s *Server) routes() {
 		m.Handle("/", s.opts.Pages)
 	}
 	s.mux = m
+	s.handler = compress(s.withAccounts(m))
 }
 
-// ServeHTTP implements http.Handler.
-func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.mux.ServeHTTP(w, r) }
+// MetricsHandler serves the Prometheus metrics.
+func (s *Server) MetricsHandler() http.Handler {
+	return promhttp.HandlerFor(s.metrics.reg, promhttp.HandlerOpts{})
+}
+
+// HTTPServer returns an http.Server for the server with its timeouts
+// (Options.HTTP); set its ErrorLog, then Serve.
+func (s *Server) HTTPServer() *http.Server {
+	t := s.opts.HTTP
+	return &http.Server{Handler: s, ReadHeaderTimeout: t.ReadHeader, ReadTimeout: t.Read, WriteTimeout: t.Write, IdleTimeout: t.Idle}
+}
+
+// ServeHTTP implements http.Handler: security headers and the body limit
+// for every request, then the routes.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	securityHeaders(w.Header())
+	if r.Body != nil {
+		r.Body = http.MaxBytesReader(w, r.Body, maxBody)
+	}
+	s.handler.ServeHTTP(w, r)
+}
 
 // Close stops every bot and every hub; call after the HTTP server has
 // shut down.
 func (s *Server) Close() {
 	s.stopBots()
+	s.stopBotNet()
 	s.stopTournamentClock()
-	s.mu.Lock()
-	hubs := make([]*hub, 0, len(s.hubs))
-	for _, h := range s.hubs {
-		hubs = append(hubs, h)
-	}
-	s.mu.Unlock()
-	for _, h := range hubs {
+	s.tasks.stop()
+	for _, h := range s.rooms.all() {
 		for c := range snapshotConns(h) {
-			c.close(websocket.StatusGoingAway, "server shutting down")
+			c.out.closeNow(websocket.StatusGoingAway, "server shutting down")
 		}
 	}
 	// The hubs stop as their connections go; wait for them (a little), so
@@ -234,20 +394,21 @@ func (s *Server) Close() {
 	case <-time.After(5 * time.Second):
 		s.log.Warn("room hubs still running after close")
 	}
+	s.stopSolver()
+	s.stopFairplay()
 }
 
 // snapshotConns reads a hub's connections on its loop.
 func snapshotConns(h *hub) map[*conn]struct{} {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
-	r := h.do(ctx, &command{read: func(*match.Room) any {
+	m, _ := read(ctx, &h.hubCore, func() map[*conn]struct{} {
 		out := make(map[*conn]struct{}, len(h.conns))
 		for c := range h.conns {
 			out[c] = struct{}{}
 		}
 		return out
-	}})
-	m, _ := r.data.(map[*conn]struct{})
+	})
 	return m
 }
 
@@ -255,7 +416,9 @@ func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
 	defer cancel()
 	if err := s.store.Ping(ctx); err != nil {
-		writeError(w, http.StatusServiceUnavailable, protocol.ErrCodeUnavailable, "store not ready: "+err.Error())
+		// The detail (addresses, store errors) is for the log only.
+		s.log.Warn("not ready", "err", err)
+		writeError(w, http.StatusServiceUnavailable, protocol.ErrCodeUnavailable, "not ready")
 		return
 	}
 	io.WriteString(w, "ready\n")
@@ -267,8 +430,7 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 		return // Accept has written the HTTP error
 	}
 	ws.SetReadLimit(protocol.MaxMessage)
-	c := &conn{s: s, ws: ws, id: newID(), send: make(chan []byte, s.opts.SendBuffer), closed: make(chan struct{})}
-	c.serve(r.Context())
+	newConn(s, ws, requestClient(r, s.opts.Limits.TrustedHeader)).serve(r.Context())
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {
@@ -287,6 +449,9 @@ func (s *Server) fail(w http.ResponseWriter, err error) {
 	if status == http.StatusInternalServerError {
 		s.log.Error("request failed", "err", err)
 	}
+	if after := retryAfter(err); after > 0 {
+		w.Header().Set("Retry-After", strconv.Itoa(after))
+	}
 	writeError(w, status, code, errorMessage(err))
 }
 
@@ -294,9 +459,16 @@ func (s *Server) fail(w http.ResponseWriter, err error) {
 const maxBody = 16 << 10
 
 func decodeBody(r *http.Request, v any) error {
-	d := json.NewDecoder(io.LimitReader(r.Body, maxBody))
+	d := json.NewDecoder(io.LimitReader(r.Body, maxBody+1))
 	d.DisallowUnknownFields()
 	if err := d.Decode(v); err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			return errTooLarge
+		}
+		if ne, ok := err.(net.Error); ok && ne.Timeout() {
+			return fmt.Errorf("%w: the request body came too slowly", match.ErrInvalid)
+		}
 		return fmt.Errorf("%w: request body: %v", match.ErrInvalid, err)
 	}
 	return nil
@@ -315,6 +487,9 @@ func (s *Server) link(r *http.Request, code string) string {
 }
 
 func (s *Server) createRoom(w http.ResponseWriter, r *http.Request) {
+	if !s.allow(w, r, limitRooms) {
+		return
+	}
 	var req protocol.CreateRoomRequest
 	if err := decodeBody(r, &req); err != nil {
 		s.fail(w, err)
@@ -335,7 +510,15 @@ func (s *Server) createRoom(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	grant, err := s.create(r.Context(), set, name)
+	if set.Rated {
+		// rated.go: the host is seated by their account's name.
+		var err error
+		if name, err = s.ratedName(r); err != nil {
+			s.fail(w, err)
+			return
+		}
+	}
+	grant, err := s.create(s.withSeatAccount(r), set, name)
 	if err != nil {
 		s.fail(w, err)
 		return
@@ -346,37 +529,25 @@ func (s *Server) createRoom(w http.ResponseWriter, r *http.Request) {
 
 // create makes a room and, with a name, seats its host.
 func (s *Server) create(ctx context.Context, set match.Settings, name string) (protocol.SeatGrant, error) {
-	var code string
-	for attempt := 0; ; attempt++ {
-		code = newRoomCode()
-		ev := match.Event{Kind: match.KindCreate, At: s.now(), Code: code, Settings: &set}
-		room, err := match.NewRoom(ev)
-		if err != nil {
-			return protocol.SeatGrant{}, err
-		}
-		snap, err := room.Encode()
-		if err != nil {
-			return protocol.SeatGrant{}, err
-		}
-		data, _ := json.Marshal(room.Log(ev, nil))
-		err = s.store.Create(ctx, code, snap, data)
-		if err == nil {
-			break
-		}
-		if !errors.Is(err, store.ErrExists) || attempt > 5 {
-			return protocol.SeatGrant{}, err
-		}
+	code, err := s.newRoomLog(ctx, set, "")
+	if err != nil {
+		return protocol.SeatGrant{}, err
 	}
 	s.metrics.created.Inc()
+	if n := set.DealsNeeded(); n > 0 {
+		// The round's deals come from a seed pool: fill it while the
+		// players gather.
+		s.seeds.want(set, n)
+	}
 	grant := protocol.SeatGrant{Code: code, Seat: -1}
 	if name != "" {
 		return s.join(ctx, code, name, false)
 	}
 	// Make the room visible in the lobby at once.
-	h, err := s.acquire(ctx, code)
+	h, err := s.rooms.acquire(ctx, code)
 	if err == nil {
-		h.do(ctx, &command{read: func(*match.Room) any { h.updateListing(); return nil }})
-		s.release(h)
+		h.do(ctx, h.updateListing)
+		s.rooms.release(h)
 	}
 	return grant, nil
 }
@@ -388,19 +559,30 @@ func (s *Server) join(ctx context.Context, code, name string, bot bool) (protoco
 
 // joinToken seats a player with the token.
 func (s *Server) joinToken(ctx context.Context, code, name, token string, bot bool) (protocol.SeatGrant, error) {
-	h, err := s.acquire(ctx, code)
+	h, err := s.rooms.acquire(ctx, code)
 	if err != nil {
 		return protocol.SeatGrant{}, notFound(err)
 	}
-	defer s.release(h)
-	res := h.do(ctx, &command{build: func(r *match.Room) (match.Event, error) {
-		return match.Event{Kind: match.KindJoin, Name: name, Token: hashToken(token), Bot: bot}, nil
-	}})
+	defer s.rooms.release(h)
+	res := h.change(ctx, func(r *match.Room) (match.Event, error) {
+		return match.Event{Kind: match.KindJoin, Name: name, Token: hashToken(token), Bot: bot, Account: seatAccount(ctx), ReadyWithin: s.opts.ReadyWithin}, nil
+	})
 	if res.err != nil {
 		return protocol.SeatGrant{}, res.err
 	}
-	seat := h.do(ctx, &command{read: func(r *match.Room) any { return r.SeatOf(hashToken(token)) }})
-	return protocol.SeatGrant{Code: code, Seat: seat.data.(int), Token: token}, nil
+	type joined struct {
+		seat  int
+		rated bool
+	}
+	j, err := read(ctx, &h.hubCore, func() joined { return joined{h.room.SeatOf(hashToken(token)), h.room.Settings.Rated} })
+	if err != nil {
+		return protocol.SeatGrant{}, err
+	}
+	if j.rated {
+		// held.go: a player whose results are held is marked so at once.
+		s.syncRoomHeld(ctx, code)
+	}
+	return protocol.SeatGrant{Code: code, Seat: j.seat, Token: token}, nil
 }
 
 func notFound(err error) error {
@@ -421,9 +603,24 @@ func (s *Server) roomCode(w http.ResponseWriter, r *http.Request) (string, bool)
 	return code, true
 }
 
-func (s *Server) joinRoom(w http.ResponseWriter, r *http.Request) {
+// pathRoom is the room the path's {code} names, or false once the failure
+// is answered.
+func (s *Server) pathRoom(w http.ResponseWriter, r *http.Request) (*match.Room, bool) {
 	code, ok := s.roomCode(w, r)
 	if !ok {
+		return nil, false
+	}
+	room, err := s.loadRoom(r.Context(), code)
+	if err != nil {
+		s.fail(w, err)
+		return nil, false
+	}
+	return room, true
+}
+
+func (s *Server) joinRoom(w http.ResponseWriter, r *http.Request) {
+	code, ok := s.roomCode(w, r)
+	if !ok || !s.allow(w, r, limitJoins) {
 		return
 	}
 	var req protocol.JoinRequest
@@ -431,12 +628,12 @@ func (s *Server) joinRoom(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, err)
 		return
 	}
-	name, err := match.CleanName(req.Name)
+	name, err := s.joinName(r, code, req.Name)
 	if err != nil {
 		s.fail(w, err)
 		return
 	}
-	grant, err := s.join(r.Context(), code, name, false)
+	grant, err := s.join(s.withSeatAccount(r), code, name, false)
 	if err != nil {
 		s.fail(w, err)
 		return
@@ -474,17 +671,12 @@ type RoomInfo struct {
 }
 
 func (s *Server) getRoom(w http.ResponseWriter, r *http.Request) {
-	code, ok := s.roomCode(w, r)
+	room, ok := s.pathRoom(w, r)
 	if !ok {
 		return
 	}
-	room, err := s.loadRoom(r.Context(), code)
-	if err != nil {
-		s.fail(w, err)
-		return
-	}
 	// A view with no seat and no boards: public information only.
-	v := room.View(-2)
+	v := room.View(match.NoSeat)
 	writeJSON(w, http.StatusOK, RoomInfo{
 		Code: v.Code, V: v.V, Settings: v.Settings, Status: v.Status, Round: v.Round, Hole: v.Hole,
 		Seats: v.Seats, Standings: v.Standings, Commitment: v.Commitment, Seed: v.Seed,
@@ -494,12 +686,14 @@ func (s *Server) getRoom(w http.ResponseWriter, r *http.Request) {
 // Records is GET /api/rooms/{code}/records: every record of every hole
 // that everyone has finished; the seed once the round is over.
 type Records struct {
-	Code       string        `json:"code"`
-	Round      int           `json:"round"`
-	Commitment string        `json:"commitment,omitempty"`
-	Seed       string        `json:"seed,omitempty"`
-	Players    []string      `json:"players"`
-	Holes      []HoleRecords `json:"holes"`
+	Code       string `json:"code"`
+	Round      int    `json:"round"`
+	Commitment string `json:"commitment,omitempty"`
+	Seed       string `json:"seed,omitempty"`
+	// Deals are a pooled round's deal seeds, with Seed (View.Deals).
+	Deals   []string      `json:"deals,omitempty"`
+	Players []string      `json:"players"`
+	Holes   []HoleRecords `json:"holes"`
 }
 
 // HoleRecords are the records of one hole, by seat.
@@ -510,20 +704,24 @@ type HoleRecords struct {
 }
 
 func (s *Server) getRecords(w http.ResponseWriter, r *http.Request) {
-	code, ok := s.roomCode(w, r)
+	room, ok := s.pathRoom(w, r)
 	if !ok {
 		return
 	}
-	room, err := s.loadRoom(r.Context(), code)
-	if err != nil {
-		s.fail(w, err)
-		return
-	}
-	v := room.View(-2)
-	out := Records{Code: code, Round: room.Round, Commitment: v.Commitment, Seed: v.Seed, Players: []string{}, Holes: []HoleRecords{}}
+	code := room.Code
+	v := room.View(match.NoSeat)
+	out := Records{Code: code, Round: room.Round, Commitment: v.Commitment, Seed: v.Seed, Deals: v.Deals, Players: []string{}, Holes: []HoleRecords{}}
 	for _, seat := range room.Seats {
 		out.Players = append(out.Players, seat.Name)
 	}
+	out.Holes = append(out.Holes, holeRecords(room)...)
+	w.Header().Set("Content-Disposition", `inline; filename="golf-`+code+`-round`+strconv.Itoa(room.Round)+`.json"`)
+	writeJSON(w, http.StatusOK, out)
+}
+
+// holeRecords are the records of every hole that everyone has finished.
+func holeRecords(room *match.Room) []HoleRecords {
+	var out []HoleRecords
 	for _, h := range room.Holes {
 		recs, ok := room.HoleRecords(h.Number)
 		if !ok {
@@ -533,10 +731,9 @@ func (s *Server) getRecords(w http.ResponseWriter, r *http.Request) {
 		for _, g := range h.Games {
 			hr.Scores = append(hr.Scores, g.Score)
 		}
-		out.Holes = append(out.Holes, hr)
+		out = append(out, hr)
 	}
-	w.Header().Set("Content-Disposition", `inline; filename="golf-`+code+`-round`+strconv.Itoa(room.Round)+`.json"`)
-	writeJSON(w, http.StatusOK, out)
+	return out
 }
 
 func (s *Server) listRooms(w http.ResponseWriter, r *http.Request) {

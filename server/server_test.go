@@ -33,6 +33,14 @@ func newTestServer(t *testing.T, st store.Store, mod ...func(*server.Options)) (
 		Store: st, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), ResyncEvery: 200 * time.Millisecond,
 		PlayerRate: server.Rate{PerSecond: 2000, Burst: 2000},
 		SolveNodes: testSolveNodes, RateNodes: testRateNodes,
+		// Every test client comes from 127.0.0.1: the per-client limits
+		// are off but in the tests of them (perimeter_test.go).
+		Limits:   server.NoLimits(),
+		BotThink: testBotThink,
+		// argon2id at RFC 9106's 64 MiB, under -race, for the dummy hash
+		// every server computes: seconds a server (TestSignupUsesRFC9106
+		// checks the default).
+		PasswordParams: cheapPasswords,
 	}
 	for _, f := range mod {
 		f(&opts)
@@ -48,6 +56,9 @@ func newTestServer(t *testing.T, st store.Store, mod ...func(*server.Options)) (
 	})
 	return ts, &client.API{BaseURL: ts.URL}
 }
+
+// testBotThink is the bots' pause before each move in tests.
+const testBotThink = 10 * time.Millisecond
 
 func testCtx(t *testing.T) context.Context {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)

@@ -7,14 +7,13 @@ import (
 	"fmt"
 	"math"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"golfsolitaire/golf"
 	"golfsolitaire/match"
 	"golfsolitaire/protocol"
-	"golfsolitaire/store"
 	"golfsolitaire/tourney"
 )
 
@@ -22,10 +21,6 @@ var (
 	errTournamentNotFound = errors.New("server: no such tournament")
 	negInf, posInf        = math.Inf(-1), math.Inf(1)
 )
-
-// tournamentTTL is how long a tournament and its rooms are kept after
-// their last change.
-const tournamentTTL = 30 * 24 * time.Hour
 
 // tournamentErrorCode maps the tournament errors (errorCode asks it first).
 func tournamentErrorCode(err error) (string, int, bool) {
@@ -38,6 +33,7 @@ func tournamentErrorCode(err error) (string, int, bool) {
 		{tourney.ErrNotOpen, protocol.ErrCodeEntryClosed, http.StatusConflict},
 		{tourney.ErrFull, protocol.ErrCodeTournamentFull, http.StatusConflict},
 		{tourney.ErrAlreadyEntered, protocol.ErrCodeAlreadyEntered, http.StatusConflict},
+		{tourney.ErrAccountEntered, protocol.ErrCodeAlreadyEntered, http.StatusConflict},
 		{tourney.ErrNameTaken, protocol.ErrCodeNameTaken, http.StatusConflict},
 		{tourney.ErrBadInvite, protocol.ErrCodeBadInvite, http.StatusForbidden},
 		{tourney.ErrNotHost, protocol.ErrCodeNotHost, http.StatusForbidden},
@@ -69,7 +65,7 @@ func (s *Server) tournamentRoutes(m *http.ServeMux) {
 	m.HandleFunc("GET /api/tournaments/{id}/records", s.getTournamentRecords)
 	m.HandleFunc("GET /api/tournaments/{id}/entrants/{n}", s.getEntrant)
 	m.HandleFunc("GET /api/tournaments/{id}/entrants/{n}/holes/{hole}/replay", s.getEntrantReplay)
-	m.HandleFunc("GET /ws/tournament", s.serveTournamentWS)
+	m.HandleFunc("GET /ws/tournament", s.capSockets(s.serveTournamentWS))
 }
 
 // newTournamentID is "T" and nine characters of Crockford base32.
@@ -100,24 +96,26 @@ func (s *Server) withTournament(w http.ResponseWriter, r *http.Request, f func(h
 		s.fail(w, errTournamentNotFound)
 		return
 	}
-	h, err := s.acquireTournament(r.Context(), id)
+	h, err := s.tours.acquire(r.Context(), id)
 	if err != nil {
 		s.fail(w, err)
 		return
 	}
-	defer s.releaseTournament(h)
+	defer s.tours.release(h)
+	s.tours.out.wait(r.Context(), id) // results this instance has yet to post
 	f(h)
 }
 
-// requestToken is the caller's token: the X-Token header or ?token=.
+// requestToken is the caller's token: the X-Token header (never the URL,
+// which proxies log).
 func requestToken(r *http.Request) string {
-	if t := r.Header.Get("X-Token"); t != "" {
-		return t
-	}
-	return r.URL.Query().Get("token")
+	return r.Header.Get("X-Token")
 }
 
 func (s *Server) createTournament(w http.ResponseWriter, r *http.Request) {
+	if !s.allow(w, r, limitTournaments) {
+		return
+	}
 	var req protocol.CreateTournamentRequest
 	if err := decodeBody(r, &req); err != nil {
 		s.fail(w, err)
@@ -130,7 +128,17 @@ func (s *Server) createTournament(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	grant, err := s.newTournament(r.Context(), set, req.Name)
+	if set.Accounts && req.Name != "" {
+		// rated.go: a host who enters an accounts-only tournament enters
+		// by their account's name.
+		name, err := s.accountEntry(r, set)
+		if err != nil {
+			s.fail(w, err)
+			return
+		}
+		req.Name = name
+	}
+	grant, err := s.newTournament(s.withSeatAccount(r), set, req.Name)
 	if err != nil {
 		s.fail(w, err)
 		return
@@ -152,34 +160,29 @@ func (s *Server) newTournament(ctx context.Context, set tourney.Settings, name s
 		grant.Invite = newID()
 		ev.Invite = hashToken(grant.Invite)
 	}
-	for attempt := 0; ; attempt++ {
-		ev.ID = newTournamentID()
+	id, err := s.createKey(ctx, func(id string) ([]byte, []byte, error) {
+		ev.ID = id
 		t, err := tourney.New(ev)
 		if err != nil {
-			return grant, err
+			return nil, nil, err
 		}
 		snap, err := t.Encode()
-		if err != nil {
-			return grant, err
-		}
 		data, _ := json.Marshal(ev)
-		err = s.store.Create(ctx, ev.ID, snap, data)
-		if err == nil {
-			break
-		}
-		if !errors.Is(err, store.ErrExists) || attempt > 5 {
-			return grant, err
-		}
-	}
-	grant.ID = ev.ID
-	if err := s.store.Expire(ctx, ev.ID, tournamentTTL); err != nil {
-		return grant, err
-	}
-	h, err := s.acquireTournament(ctx, ev.ID)
+		return snap, data, err
+	}, newTournamentID)
 	if err != nil {
 		return grant, err
 	}
-	defer s.releaseTournament(h)
+	grant.ID = id
+	s.prepareTournamentDeals(id, set, ev.Seeds)
+	if err := s.store.Expire(ctx, id, s.opts.TournamentTTL); err != nil {
+		return grant, err
+	}
+	h, err := s.tours.acquire(ctx, id)
+	if err != nil {
+		return grant, err
+	}
+	defer s.tours.release(h)
 	if name != "" {
 		g, err := s.enter(ctx, h, protocol.JoinTournamentRequest{Name: name, Invite: grant.Invite})
 		if err != nil {
@@ -202,8 +205,8 @@ func (s *Server) listTournaments(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	out := make([]json.RawMessage, 0, len(ls))
-	for i := len(ls) - 1; i >= 0; i-- { // newest first
-		out = append(out, json.RawMessage(ls[i].Data))
+	for _, l := range ls { // newest first
+		out = append(out, json.RawMessage(l.Data))
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"tournaments": out})
 }
@@ -221,15 +224,14 @@ func viewer(t *tourney.Tournament, token string) (int, bool) {
 func (s *Server) getTournament(w http.ResponseWriter, r *http.Request) {
 	s.withTournament(w, r, func(h *thub) {
 		token := requestToken(r)
-		res := h.do(r.Context(), &tcmd{read: func(t *tourney.Tournament) any {
+		v, err := readT(r.Context(), h, func(t *tourney.Tournament) (tourney.View, error) {
 			e, host := viewer(t, token)
-			return t.View(e, host)
-		}})
-		if res.err != nil {
-			s.fail(w, res.err)
+			return t.View(e, host), nil
+		})
+		if err != nil {
+			s.fail(w, err)
 			return
 		}
-		v := res.data.(tourney.View)
 		if v.You != nil && v.You.Entrant >= 0 && v.You.Room != "" && (v.Settings.Format == tourney.Stroke || v.Phase == tourney.Qualifying) {
 			s.reconcile(r.Context(), h, v.You.Room)
 		}
@@ -238,13 +240,29 @@ func (s *Server) getTournament(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) joinTournament(w http.ResponseWriter, r *http.Request) {
+	if !s.allow(w, r, limitEntries) {
+		return
+	}
 	var req protocol.JoinTournamentRequest
 	if err := decodeBody(r, &req); err != nil {
 		s.fail(w, err)
 		return
 	}
 	s.withTournament(w, r, func(h *thub) {
-		g, err := s.enter(r.Context(), h, req)
+		ts, err := readT(r.Context(), h, func(t *tourney.Tournament) (tourney.Settings, error) { return t.Settings, nil })
+		if err != nil {
+			s.fail(w, err)
+			return
+		}
+		if ts.Accounts {
+			name, err := s.accountEntry(r, ts) // rated.go
+			if err != nil {
+				s.fail(w, err)
+				return
+			}
+			req.Name = name
+		}
+		g, err := s.enter(s.withSeatAccount(r), h, req)
 		if err != nil {
 			s.fail(w, err)
 			return
@@ -255,7 +273,10 @@ func (s *Server) joinTournament(w http.ResponseWriter, r *http.Request) {
 }
 
 // enter adds an entrant. A token given by the client is kept (so the same
-// person entering again with it is refused); otherwise one is drawn.
+// person entering again with it is refused); otherwise one is drawn. The
+// account logged in (withSeatAccount) is the entrant's: an account holds
+// one entry (a second is refused, whatever its name or token), and
+// fair-play evidence and ratings key on it.
 func (s *Server) enter(ctx context.Context, h *thub, req protocol.JoinTournamentRequest) (protocol.TournamentGrant, error) {
 	token := req.Token
 	if token == "" {
@@ -267,14 +288,27 @@ func (s *Server) enter(ctx context.Context, h *thub, req protocol.JoinTournament
 	if req.Invite != "" {
 		invite = hashToken(req.Invite)
 	}
-	res := h.do(ctx, &tcmd{build: func(t *tourney.Tournament) (tourney.Event, error) {
-		return tourney.Event{Kind: tourney.KindJoin, Name: req.Name, Token: hashToken(token), Invite: invite}, nil
-	}})
+	res := h.change(ctx, func(t *tourney.Tournament) (tourney.Event, error) {
+		return tourney.Event{Kind: tourney.KindJoin, Name: req.Name, Token: hashToken(token), Invite: invite, Account: seatAccount(ctx)}, nil
+	})
 	if res.err != nil {
 		return protocol.TournamentGrant{}, res.err
 	}
-	e := h.do(ctx, &tcmd{read: func(t *tourney.Tournament) any { return t.EntrantOf(hashToken(token)) }})
-	return protocol.TournamentGrant{ID: h.id, Entrant: e.data.(int), Token: token}, nil
+	type entered struct {
+		entrant int
+		rated   bool
+	}
+	e, err := readT(ctx, h, func(t *tourney.Tournament) (entered, error) {
+		return entered{t.EntrantOf(hashToken(token)), t.Settings.Rated}, nil
+	})
+	if err != nil {
+		return protocol.TournamentGrant{}, err
+	}
+	if e.rated {
+		// held.go: an entrant whose results are held is marked so at once.
+		s.syncTournamentHeld(ctx, h.id)
+	}
+	return protocol.TournamentGrant{ID: h.id, Entrant: e.entrant, Token: token}, nil
 }
 
 func (s *Server) hostTournament(kind tourney.Kind) http.HandlerFunc {
@@ -285,9 +319,9 @@ func (s *Server) hostTournament(kind tourney.Kind) http.HandlerFunc {
 			return
 		}
 		s.withTournament(w, r, func(h *thub) {
-			res := h.do(r.Context(), &tcmd{build: func(t *tourney.Tournament) (tourney.Event, error) {
+			res := h.change(r.Context(), func(t *tourney.Tournament) (tourney.Event, error) {
 				return tourney.Event{Kind: kind, Token: hashToken(req.Token)}, nil
-			}})
+			})
 			if res.err != nil {
 				s.fail(w, res.err)
 				return
@@ -301,6 +335,9 @@ func (s *Server) hostTournament(kind tourney.Kind) http.HandlerFunc {
 // room (made and started on the tournament's round seed the first time)
 // or their current knockout match.
 func (s *Server) playTournament(w http.ResponseWriter, r *http.Request) {
+	if !s.allow(w, r, limitEntries) {
+		return
+	}
 	var req protocol.TokenRequest
 	if err := decodeBody(r, &req); err != nil {
 		s.fail(w, err)
@@ -319,6 +356,7 @@ func (s *Server) playTournament(w http.ResponseWriter, r *http.Request) {
 
 type playState struct {
 	entrant int
+	account int64
 	view    tourney.View
 	seed    golf.Seed
 	set     match.Settings
@@ -329,18 +367,18 @@ type playState struct {
 
 func (s *Server) play(ctx context.Context, h *thub, token string) (protocol.PlayGrant, error) {
 	th := hashToken(token)
-	data, err := h.read(ctx, func(t *tourney.Tournament) any {
+	ps, err := readT(ctx, h, func(t *tourney.Tournament) (playState, error) {
 		e := t.EntrantOf(th)
 		if e < 0 {
-			return tourney.ErrNoEntrant
+			return playState{}, tourney.ErrNoEntrant
 		}
 		switch t.Status {
 		case tourney.Upcoming:
-			return tourney.ErrNotStarted
+			return playState{}, tourney.ErrNotStarted
 		case tourney.Closed:
-			return tourney.ErrClosed
+			return playState{}, tourney.ErrClosed
 		}
-		ps := playState{entrant: e, view: t.View(e, false), seed: t.StrokeSeed(), set: t.Settings.StrokeRoomSettings(), token: th}
+		ps := playState{entrant: e, account: t.Entrants[e].Account, view: t.View(e, false), seed: t.StrokeSeed(), set: t.Settings.StrokeRoomSettings(), token: th}
 		if !t.StrokePlay() {
 			ps.seat, ps.match = -1, true
 			for _, round := range t.Bracket.Rounds {
@@ -352,12 +390,11 @@ func (s *Server) play(ctx context.Context, h *thub, token string) (protocol.Play
 				}
 			}
 		}
-		return ps
+		return ps, nil
 	})
 	if err != nil {
 		return protocol.PlayGrant{}, err
 	}
-	ps := data.(playState)
 	if ps.match {
 		if ps.seat < 0 {
 			return protocol.PlayGrant{}, fmt.Errorf("%w: your next match is not ready", tourney.ErrNotStarted)
@@ -368,471 +405,22 @@ func (s *Server) play(ctx context.Context, h *thub, token string) (protocol.Play
 		s.reconcile(ctx, h, ps.view.You.Room)
 		return protocol.PlayGrant{Room: ps.view.You.Room, Next: ps.view.You.Next}, nil
 	}
-	code, err := s.tournamentRoom(ctx, h.id, ps.set, ps.seed, []string{ps.view.You.Name}, []string{th})
+	code, err := s.tournamentRoom(ctx, h.id, ps.set, ps.seed, []string{ps.view.You.Name}, []string{th}, []int64{ps.account})
 	if err != nil {
 		return protocol.PlayGrant{}, err
 	}
-	r := h.do(ctx, &tcmd{build: func(t *tourney.Tournament) (tourney.Event, error) {
+	r := h.change(ctx, func(t *tourney.Tournament) (tourney.Event, error) {
 		return tourney.Event{Kind: tourney.KindRoom, Entrant: ps.entrant, Room: code}, nil
-	}})
+	})
 	if errors.Is(r.err, tourney.ErrNoChange) {
 		// Another request made the room first: use that one.
-		got := h.do(ctx, &tcmd{read: func(t *tourney.Tournament) any { return t.Entrants[ps.entrant].Room }})
-		code = got.data.(string)
+		if code, err = readT(ctx, h, func(t *tourney.Tournament) (string, error) { return t.Entrants[ps.entrant].Room, nil }); err != nil {
+			return protocol.PlayGrant{}, err
+		}
 	} else if r.err != nil {
 		return protocol.PlayGrant{}, r.err
 	}
 	return protocol.PlayGrant{Room: code, Next: max(ps.view.You.Next, 1)}, nil
-}
-
-// tournamentRoom makes a tournament room with the players seated (by
-// their token hashes) and starts it on the round seed.
-func (s *Server) tournamentRoom(ctx context.Context, id string, set match.Settings, seed golf.Seed, names, tokens []string) (string, error) {
-	var code string
-	for attempt := 0; ; attempt++ {
-		code = newRoomCode()
-		ev := match.Event{Kind: match.KindCreate, At: s.now(), Code: code, Settings: &set, Tournament: id}
-		room, err := match.NewRoom(ev)
-		if err != nil {
-			return "", err
-		}
-		snap, err := room.Encode()
-		if err != nil {
-			return "", err
-		}
-		data, _ := json.Marshal(room.Log(ev, nil))
-		err = s.store.Create(ctx, code, snap, data)
-		if err == nil {
-			break
-		}
-		if !errors.Is(err, store.ErrExists) || attempt > 5 {
-			return "", err
-		}
-	}
-	if err := s.store.Expire(ctx, code, tournamentTTL); err != nil {
-		return "", err
-	}
-	rh, err := s.acquire(ctx, code)
-	if err != nil {
-		return "", err
-	}
-	defer s.release(rh)
-	for i := range names {
-		res := rh.do(ctx, &command{build: func(*match.Room) (match.Event, error) {
-			return match.Event{Kind: match.KindJoin, Name: names[i], Token: tokens[i]}, nil
-		}})
-		if res.err != nil {
-			return "", res.err
-		}
-	}
-	for i := range names {
-		res := rh.do(ctx, &command{build: func(*match.Room) (match.Event, error) {
-			return match.Event{Kind: match.KindReady, Seat: i, Ready: true, Seed: &seed}, nil
-		}})
-		if res.err != nil {
-			return "", res.err
-		}
-	}
-	return code, nil
-}
-
-// tournamentRoomChanged is called by a room's hub after it applied an
-// event of a tournament room: results go to the tournament, once (the
-// tournament refuses a second result for a hole).
-func (s *Server) tournamentRoomChanged(room *match.Room, notices []match.Notice) {
-	if room.Tournament == "" || len(notices) == 0 {
-		return
-	}
-	var evs []tourney.Event
-	status := ""
-	for _, n := range notices {
-		if n.Kind == "holeEnded" && room.Settings.Format == match.Matchplay {
-			if st := room.Standings(); st.Match != nil {
-				status = st.Match.Text
-			}
-		}
-		if n.Kind == "roundEnded" {
-			// The hub has just given the finished room the short time to
-			// live of finished rooms; a tournament's records need it until
-			// the tournament is long over.
-			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-			if err := s.store.Expire(ctx, room.Code, tournamentTTL); err != nil {
-				s.log.Warn("tournament room expiry", "room", room.Code, "err", err)
-			}
-			cancel()
-		}
-		switch {
-		case n.Kind == "seatDone" && room.Settings.Format == match.Stroke:
-			evs = append(evs, tourney.Event{Kind: tourney.KindResult, Hole: n.Hole, Score: n.Score, End: n.End})
-		case n.Kind == "roundEnded" && room.Settings.Format == match.Matchplay:
-			st := room.Standings()
-			if st.Match == nil {
-				continue
-			}
-			evs = append(evs, tourney.Event{Kind: tourney.KindDecided, Entrant: st.Match.Winner, Result: st.Match.Result})
-		}
-	}
-	if len(evs) == 0 && status == "" {
-		return
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	h, err := s.acquireTournament(ctx, room.Tournament)
-	if err != nil {
-		s.log.Warn("tournament result not posted", "room", room.Code, "err", err)
-		return
-	}
-	defer s.releaseTournament(h)
-	if status != "" {
-		h.do(ctx, &tcmd{status: map[string]string{room.Code: status}})
-	}
-	s.postResults(ctx, h, room.Code, evs)
-}
-
-// postResults posts a room's results (stroke results, or a match
-// decided with its winner's seat in Entrant) to the tournament's hub.
-func (s *Server) postResults(ctx context.Context, h *thub, code string, evs []tourney.Event) {
-	for _, ev := range evs {
-		winnerSeat := ev.Entrant
-		res := h.do(ctx, &tcmd{build: func(t *tourney.Tournament) (tourney.Event, error) {
-			if ev.Kind == tourney.KindDecided {
-				m := t.MatchOfRoom(code)
-				if m == nil {
-					return ev, tourney.ErrNoEntrant
-				}
-				ev.Round, ev.Slot = m.Round, m.Slot
-				switch winnerSeat {
-				case 0:
-					ev.Entrant = m.A
-				case 1:
-					ev.Entrant = m.B
-				default:
-					ev.Entrant = t.BetterSeed(m.A, m.B)
-					ev.Result = "Halved: the better seed goes through"
-				}
-				return ev, nil
-			}
-			ev.Entrant = t.EntrantOfRoom(code)
-			if ev.Entrant < 0 {
-				return ev, tourney.ErrNoEntrant
-			}
-			return ev, nil
-		}})
-		if res.err != nil && !errors.Is(res.err, tourney.ErrNoChange) {
-			s.log.Info("tournament result refused", "room", code, "kind", ev.Kind, "hole", ev.Hole, "err", res.err)
-		}
-	}
-}
-
-// roomResults are the results a tournament room holds: each finished hole
-// of a stroke room, or a finished match's winner (its seat in Entrant).
-func roomResults(room *match.Room) []tourney.Event {
-	var evs []tourney.Event
-	switch room.Settings.Format {
-	case match.Stroke:
-		for _, hole := range room.Holes {
-			if len(hole.Games) > 0 && hole.Games[0].Done {
-				g := hole.Games[0]
-				evs = append(evs, tourney.Event{Kind: tourney.KindResult, Hole: hole.Number, Score: g.Score, End: g.End})
-			}
-		}
-	case match.Matchplay:
-		if st := room.Standings(); room.Status == match.Finished && st.Match != nil {
-			evs = append(evs, tourney.Event{Kind: tourney.KindDecided, Entrant: st.Match.Winner, Result: st.Match.Result})
-		}
-	}
-	return evs
-}
-
-// sweepTarget is a room whose results the tournament may lack: a stroke
-// room (thru: the holes counted) or an undecided knockout match's room.
-type sweepTarget struct {
-	room string
-	thru int
-}
-
-// sweepRooms is how many rooms one sweep looks at, at most: a large
-// field is swept a slice at a time.
-const sweepRooms = 200
-
-// sweepTargets lists the rooms of the tournament whose results may be
-// missing, from the cursor on (at most sweepRooms), and the next cursor.
-func sweepTargets(t *tourney.Tournament, cursor int) ([]sweepTarget, int) {
-	var all []sweepTarget
-	if t.Status != tourney.Live {
-		return nil, 0
-	}
-	if t.StrokePlay() {
-		for i, e := range t.Entrants {
-			if e.Room != "" && t.Thru(i) < t.Settings.Holes {
-				all = append(all, sweepTarget{room: e.Room, thru: t.Thru(i)})
-			}
-		}
-	} else if t.Bracket != nil {
-		for _, round := range t.Bracket.Rounds {
-			for _, m := range round {
-				if m.Room != "" && !m.Decided {
-					all = append(all, sweepTarget{room: m.Room, thru: -1})
-				}
-			}
-		}
-	}
-	if cursor >= len(all) {
-		cursor = 0
-	}
-	end := min(cursor+sweepRooms, len(all))
-	next := end
-	if next >= len(all) {
-		next = 0
-	}
-	return all[cursor:end], next
-}
-
-// sweep re-posts results that were lost between a room's append and its
-// post to the tournament (an instance stopping, a store error): each room
-// of the tournament whose results may be missing is read, off the hub's
-// loop, and what the tournament lacks is posted again; the tournament
-// counts each result once. It also refreshes the live status of the
-// knockout matches (played on any instance) that the bracket shows.
-func (h *thub) sweep() {
-	targets, next := sweepTargets(h.t, h.sweepCursor)
-	h.sweepCursor = next
-	if len(targets) == 0 || !h.sweeping.CompareAndSwap(false, true) {
-		return
-	}
-	go func() {
-		defer h.sweeping.Store(false)
-		ctx, cancel := context.WithTimeout(context.Background(), max(h.s.opts.ResyncEvery, 5*time.Second))
-		defer cancel()
-		go func() {
-			select {
-			case <-h.done:
-				cancel()
-			case <-ctx.Done():
-			}
-		}()
-		status := map[string]string{}
-		defer func() {
-			if len(status) > 0 {
-				h.do(ctx, &tcmd{status: status})
-			}
-		}()
-		for _, tg := range targets {
-			room, err := h.s.loadRoom(ctx, tg.room)
-			if err != nil {
-				continue
-			}
-			if st := room.Standings(); room.Settings.Format == match.Matchplay && st.Match != nil {
-				// Matches played on other instances: their standing.
-				status[tg.room] = st.Match.Text
-			}
-			evs := roomResults(room)
-			if tg.thru >= 0 {
-				if tg.thru >= len(evs) {
-					continue
-				}
-				evs = evs[tg.thru:]
-			}
-			if len(evs) > 0 {
-				h.log.Info("tournament sweep: posting results again", "room", tg.room, "results", len(evs))
-				h.s.postResults(ctx, h, tg.room, evs)
-			}
-		}
-	}()
-}
-
-// reconcile posts any result of the entrant's room that the tournament
-// lacks (an instance that stopped between the room's append and the
-// result's): the tournament applies each result once.
-func (s *Server) reconcile(ctx context.Context, h *thub, code string) {
-	room, err := s.loadRoom(ctx, code)
-	if err != nil {
-		return
-	}
-	var notices []match.Notice
-	for _, hole := range room.Holes {
-		if len(hole.Games) > 0 && hole.Games[0].Done {
-			g := hole.Games[0]
-			notices = append(notices, match.Notice{Kind: "seatDone", Hole: hole.Number, Score: g.Score, End: g.End})
-		}
-	}
-	res := h.do(ctx, &tcmd{read: func(t *tourney.Tournament) any {
-		e := t.EntrantOfRoom(code)
-		if e < 0 {
-			return 0
-		}
-		return t.Thru(e)
-	}})
-	if n, _ := res.data.(int); n < len(notices) && room.Settings.Format == match.Stroke {
-		s.tournamentRoomChanged(room, notices[n:])
-	}
-}
-
-// startMatches makes the rooms of the knockout matches that are ready.
-func (s *Server) startMatches(id string) {
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	h, err := s.acquireTournament(ctx, id)
-	if err != nil {
-		return
-	}
-	defer s.releaseTournament(h)
-	type ready struct {
-		round, slot  int
-		names, token []string
-		seed         golf.Seed
-		set          match.Settings
-	}
-	res := h.do(ctx, &tcmd{read: func(t *tourney.Tournament) any {
-		var out []ready
-		for _, m := range t.ReadyMatches() {
-			a, b := t.Entrants[m.A], t.Entrants[m.B]
-			out = append(out, ready{m.Round, m.Slot, []string{a.Name, b.Name}, []string{a.Token, b.Token}, t.Seed(m.Round), t.Settings.RoomSettings()})
-		}
-		return out
-	}})
-	rs, _ := res.data.([]ready)
-	for _, m := range rs {
-		code, err := s.tournamentRoom(ctx, id, m.set, m.seed, m.names, m.token)
-		if err != nil {
-			s.log.Warn("knockout match room", "err", err)
-			continue
-		}
-		r := h.do(ctx, &tcmd{build: func(*tourney.Tournament) (tourney.Event, error) {
-			return tourney.Event{Kind: tourney.KindMatch, Round: m.round, Slot: m.slot, Room: code}, nil
-		}})
-		if r.err != nil && !errors.Is(r.err, tourney.ErrNoChange) {
-			s.log.Warn("knockout match room not recorded", "err", r.err)
-		}
-	}
-}
-
-// leaderboardOf builds a page of the leaderboard from the store's sorted
-// set, with the rows filled from the tournament (names, thru, today). Call
-// it on the tournament's hub loop.
-func leaderboardOf(ctx context.Context, board store.Tournaments, t *tourney.Tournament, page, size, viewer int) (*protocol.Leaderboard, error) {
-	page, size = max(page, 1), min(max(size, 1), 100)
-	total, err := board.Count(ctx, t.ID, negInf, posInf)
-	if err != nil {
-		return nil, err
-	}
-	lb := &protocol.Leaderboard{V: t.Version, Total: total, Page: page, Size: size}
-	start := int64((page - 1) * size)
-	if lb.Rows, err = boardRows(ctx, board, t, start, int64(size)); err != nil {
-		return nil, err
-	}
-	if viewer >= 0 && viewer < len(t.Entrants) {
-		rank, _, err := board.Rank(ctx, t.ID, tourney.Member(viewer))
-		switch {
-		case errors.Is(err, store.ErrNotFound):
-			you := t.Line(viewer)
-			lb.You = &you
-		case err != nil:
-			return nil, err
-		default:
-			from := max(rank-2, 0)
-			if lb.Around, err = boardRows(ctx, board, t, from, 5); err != nil {
-				return nil, err
-			}
-			for i := range lb.Around {
-				if lb.Around[i].Entrant == viewer {
-					you := lb.Around[i]
-					lb.You = &you
-				}
-			}
-		}
-	}
-	return lb, nil
-}
-
-// boardRows returns n rows from rank start, with places as
-// tourney.Leaderboard gives them: one more than the number of entrants
-// placed strictly ahead (tourney.Better), counted by the store.
-func boardRows(ctx context.Context, board store.Tournaments, t *tourney.Tournament, start, n int64) ([]tourney.Row, error) {
-	ms, err := board.Range(ctx, t.ID, start, start+n-1)
-	if err != nil {
-		return nil, err
-	}
-	rows := []tourney.Row{}
-	pl := placer{ctx: ctx, board: board, id: t.ID, memo: map[float64][2]int64{}}
-	for _, m := range ms {
-		e := tourney.ParseMember(m.Member)
-		if e < 0 || e >= len(t.Entrants) {
-			continue
-		}
-		row := t.Line(e)
-		place, tied, err := pl.place(m.Score)
-		if err != nil {
-			return nil, err
-		}
-		row.Place = int(place)
-		row.PlaceText = tourney.PlaceText(row.Place, tied)
-		rows = append(rows, row)
-	}
-	return rows, nil
-}
-
-// placer counts places on a board, once per score.
-type placer struct {
-	ctx   context.Context
-	board store.Tournaments
-	id    string
-	memo  map[float64][2]int64
-}
-
-func (p *placer) count(lo, hi float64) (int64, error) {
-	if lo > hi {
-		return 0, nil
-	}
-	return p.board.Count(p.ctx, p.id, lo, hi)
-}
-
-// place is the place of a key and whether another entrant shares it. An
-// unfinished entrant (the level's own key) is placed after the better
-// levels and ties with anyone else on their level; a finished one also
-// after the finishers of their level with a better countback, and ties
-// with those on their key, or with the unfinished when no finisher is
-// ahead of them.
-func (p *placer) place(k float64) (int64, bool, error) {
-	if v, ok := p.memo[k]; ok {
-		return v[0], v[1] == 1, nil
-	}
-	level := tourney.KeyLevel(k)
-	below, err := p.count(negInf, level-1)
-	if err != nil {
-		return 0, false, err
-	}
-	var place int64
-	var tied bool
-	if k == level {
-		others, err := p.count(level, level+tourney.LevelWidth-1)
-		if err != nil {
-			return 0, false, err
-		}
-		place, tied = below+1, others > 1
-	} else {
-		better, err := p.count(level+1, k-1)
-		if err != nil {
-			return 0, false, err
-		}
-		same, err := p.count(k, k)
-		if err != nil {
-			return 0, false, err
-		}
-		unfinished := int64(0)
-		if better == 0 && same == 1 {
-			if unfinished, err = p.count(level, level); err != nil {
-				return 0, false, err
-			}
-		}
-		place, tied = below+better+1, same > 1 || unfinished > 0
-	}
-	t := int64(0)
-	if tied {
-		t = 1
-	}
-	p.memo[k] = [2]int64{place, t}
-	return place, tied, nil
 }
 
 func (s *Server) getLeaderboard(w http.ResponseWriter, r *http.Request) {
@@ -843,17 +431,10 @@ func (s *Server) getLeaderboard(w http.ResponseWriter, r *http.Request) {
 		size = 20
 	}
 	token := requestToken(r)
-	if token == "" {
-		token = q.Get("around")
-	}
 	s.withTournament(w, r, func(h *thub) {
-		data, err := h.read(r.Context(), func(t *tourney.Tournament) any {
+		data, err := readT(r.Context(), h, func(t *tourney.Tournament) (*protocol.Leaderboard, error) {
 			e, _ := viewer(t, token)
-			lb, err := leaderboardOf(r.Context(), h.board, t, page, size, e)
-			if err != nil {
-				return err
-			}
-			return lb
+			return leaderboardOf(r.Context(), h.board, t, page, size, e)
 		})
 		if err != nil {
 			s.fail(w, err)
@@ -865,8 +446,11 @@ func (s *Server) getLeaderboard(w http.ResponseWriter, r *http.Request) {
 
 func (s *Server) getBracket(w http.ResponseWriter, r *http.Request) {
 	s.withTournament(w, r, func(h *thub) {
-		res := h.do(r.Context(), &tcmd{read: func(t *tourney.Tournament) any { return t.View(-1, false).Bracket }})
-		bv, _ := res.data.(*tourney.BracketView)
+		bv, err := readT(r.Context(), h, func(t *tourney.Tournament) (*tourney.BracketView, error) { return t.View(-1, false).Bracket, nil })
+		if err != nil {
+			s.fail(w, err)
+			return
+		}
 		if bv == nil {
 			writeJSON(w, http.StatusOK, map[string]any{"bracket": nil})
 			return
@@ -880,7 +464,7 @@ func (s *Server) getBracket(w http.ResponseWriter, r *http.Request) {
 				}
 				if room, err := s.loadRoom(r.Context(), m.Room); err == nil {
 					if st := room.Standings(); st.Match != nil {
-						m.Status = st.Match.Text
+						m.Status, m.Live = st.Match.Text, st.Match
 					}
 				}
 			}
@@ -927,7 +511,7 @@ func (s *Server) getTournamentRecords(w http.ResponseWriter, r *http.Request) {
 			// thru: the holes of each entrant's stroke room that count.
 			thru map[int]int
 		}
-		res := h.do(r.Context(), &tcmd{read: func(t *tourney.Tournament) any {
+		sn, err := readT(r.Context(), h, func(t *tourney.Tournament) (snap, error) {
 			sn := snap{view: t.View(-1, false), rooms: map[string][]int{}, thru: map[int]int{}}
 			for i, e := range t.Entrants {
 				sn.names = append(sn.names, e.Name)
@@ -968,9 +552,12 @@ func (s *Server) getTournamentRecords(w http.ResponseWriter, r *http.Request) {
 				}
 				sn.rooms[key] = es
 			}
-			return sn
-		}})
-		sn := res.data.(snap)
+			return sn, nil
+		})
+		if err != nil {
+			s.fail(w, err)
+			return
+		}
 		out := TournamentRecords{ID: h.id, Status: sn.view.Status, Commitments: sn.view.Commitments, Seeds: sn.view.Seeds, Players: sn.names, Holes: []TournamentHoleRecords{}}
 		byHole := map[[2]int]*TournamentHoleRecords{}
 		for key, es := range sn.rooms {
@@ -996,7 +583,12 @@ func (s *Server) getTournamentRecords(w http.ResponseWriter, r *http.Request) {
 					if !g.Done || (room.Settings.Format == match.Stroke && hole.Number > sn.thru[es[seat]]) {
 						continue
 					}
-					hr.Records = append(hr.Records, EntrantGame{Entrant: es[seat], Room: code, Score: g.Score, Record: hole.Record(room.Settings.Variant, seat)})
+					// A safe hole is whole for anyone (match.Room.RecordAt).
+					rec, ok := room.RecordAt(hole, seat, match.Whole)
+					if !ok {
+						continue
+					}
+					hr.Records = append(hr.Records, EntrantGame{Entrant: es[seat], Room: code, Score: g.Score, Record: rec})
 				}
 			}
 		}
@@ -1028,13 +620,16 @@ func sortHoleRecords(hs []TournamentHoleRecords) {
 }
 
 // EntrantWatch is GET /api/tournaments/{id}/entrants/{n}: watching one
-// player. The hole in play shows progress only (no cards): it is never
-// safe while the player is still on it.
+// player. The hole in play is shown as anyone other than the player may
+// see it (match.Room.Shown): with f = 0 until the hole is safe (progress
+// with the deal's counts, finished and score; no board, which would show
+// the deal to entrants still to start it), whole after.
 type EntrantWatch struct {
 	Row tourney.Row `json:"row"`
 	// Hole is the hole in play (0 before the first, or when finished).
 	Hole     int             `json:"hole"`
 	Progress *match.Progress `json:"progress,omitempty"`
+	Board    *match.Board    `json:"board,omitempty"`
 	Safe     []int           `json:"safe"`
 }
 
@@ -1050,23 +645,32 @@ func (s *Server) getEntrant(w http.ResponseWriter, r *http.Request) {
 			room string
 			safe []int
 		}
-		res := h.do(r.Context(), &tcmd{read: func(t *tourney.Tournament) any {
+		in, err := readT(r.Context(), h, func(t *tourney.Tournament) (info, error) {
 			if n < 0 || n >= len(t.Entrants) {
-				return nil
+				return info{}, fmt.Errorf("%w: %d", tourney.ErrNoEntrant, n)
 			}
-			return info{t.Line(n), t.Entrants[n].Room, t.SafeHoles()}
-		}})
-		in, ok := res.data.(info)
-		if !ok {
-			s.fail(w, fmt.Errorf("%w: %d", tourney.ErrNoEntrant, n))
+			return info{t.Line(n), t.Entrants[n].Room, t.SafeHoles()}, nil
+		})
+		if err != nil {
+			s.fail(w, err)
 			return
 		}
 		out := EntrantWatch{Row: in.row, Safe: in.safe}
 		if in.room != "" {
 			if room, err := s.loadRoom(r.Context(), in.room); err == nil && room.Status == match.Playing {
-				v := room.View(-2)
-				if len(v.Progress) > 0 {
-					out.Hole, out.Progress = v.Hole, &v.Progress[0]
+				if hole := room.CurrentHole(); hole != nil && len(hole.Games) > 0 {
+					f, wait := 0, match.TournamentWait()
+					if slices.Contains(in.safe, hole.Number) {
+						f, wait = match.Whole, nil
+					}
+					sh := room.Shown(hole, 0, f, wait)
+					out.Hole, out.Progress = hole.Number, &sh.Progress
+					if f == match.Whole {
+						// Before then the board would be the deal itself,
+						// which an entrant still to start the hole must
+						// not see.
+						out.Board = sh.Board
+					}
 				}
 			}
 		}
@@ -1097,9 +701,9 @@ func (s *Server) getEntrantReplay(w http.ResponseWriter, r *http.Request) {
 			safe   bool
 			counts bool
 		}
-		data, err := h.read(r.Context(), func(t *tourney.Tournament) any {
+		tg, err := readT(r.Context(), h, func(t *tourney.Tournament) (target, error) {
 			if n < 0 || n >= len(t.Entrants) {
-				return tourney.ErrNoEntrant
+				return target{}, tourney.ErrNoEntrant
 			}
 			rd := round
 			if rd < 0 {
@@ -1121,13 +725,12 @@ func (s *Server) getEntrantReplay(w http.ResponseWriter, r *http.Request) {
 				}
 			}
 			tg.safe = t.Safe(rd, hole)
-			return tg
+			return tg, nil
 		})
 		if err != nil {
 			s.fail(w, err)
 			return
 		}
-		tg := data.(target)
 		if !tg.safe {
 			writeError(w, http.StatusConflict, protocol.ErrCodeNotFinished, "that hole is not safe yet: its boards are shown once everyone still to play it has finished it")
 			return
@@ -1145,11 +748,11 @@ func (s *Server) getEntrantReplay(w http.ResponseWriter, r *http.Request) {
 			if hl.Number != hole || tg.seat >= len(hl.Games) || !hl.Games[tg.seat].Done {
 				continue
 			}
-			g := hl.Games[tg.seat]
-			rp := match.ReplayLine(hl.Deal(room.Settings.Variant), g.Moves)
-			rp.Hole, rp.Seat, rp.Name, rp.Score, rp.End = hole, tg.seat, room.Seats[tg.seat].Name, g.Score, g.End
-			writeJSON(w, http.StatusOK, rp)
-			return
+			// A safe hole is whole for anyone (match.Room.ReplayAt).
+			if rp, ok := room.ReplayAt(hole, tg.seat, match.Whole); ok {
+				writeJSON(w, http.StatusOK, rp)
+				return
+			}
 		}
 		writeError(w, http.StatusNotFound, protocol.ErrCodeNotFinished, "no finished game of that entrant on that hole")
 	})

@@ -2,10 +2,10 @@ package server
 
 import (
 	"context"
-	"encoding/json"
+	"errors"
 	"time"
 
-	"golfsolitaire/tourney"
+	"golfsolitaire/store"
 )
 
 // clockScanLimit bounds how many listed tournaments one clock scan reads.
@@ -15,7 +15,8 @@ const clockScanLimit = 10000
 // time is near loaded, so that their timers start and close them on time
 // even with nobody watching: every ResyncEvery it scans the list of
 // tournaments, holds the hub of each one with a start (upcoming) or a
-// closing time (live) within the next few scans, and lets go of the
+// closing time (live) within the next few scans (the store's due times,
+// which each tournament's hub keeps with its listing), and lets go of the
 // others.
 type tournamentClock struct {
 	stop chan struct{}
@@ -27,17 +28,17 @@ func (s *Server) startTournamentClock() {
 		return
 	}
 	c := &tournamentClock{stop: make(chan struct{}), done: make(chan struct{})}
-	s.tour.mu.Lock()
-	s.tour.clock = c
-	s.tour.mu.Unlock()
+	s.tours.clockMu.Lock()
+	s.tours.clock = c
+	s.tours.clockMu.Unlock()
 	go s.runTournamentClock(c)
 }
 
 func (s *Server) stopTournamentClock() {
-	s.tour.mu.Lock()
-	c := s.tour.clock
-	s.tour.clock = nil
-	s.tour.mu.Unlock()
+	s.tours.clockMu.Lock()
+	c := s.tours.clock
+	s.tours.clock = nil
+	s.tours.clockMu.Unlock()
 	if c != nil {
 		close(c.stop)
 		<-c.done
@@ -49,7 +50,7 @@ func (s *Server) runTournamentClock(c *tournamentClock) {
 	held := map[string]*thub{}
 	defer func() {
 		for _, h := range held {
-			s.releaseTournament(h)
+			s.tours.release(h)
 		}
 	}()
 	every := s.opts.ResyncEvery
@@ -66,7 +67,9 @@ func (s *Server) runTournamentClock(c *tournamentClock) {
 }
 
 // clockScan holds the hubs of the tournaments with a deadline within
-// ahead (or past it), and releases the rest of those it held.
+// ahead (or past it), read from the store's due times (a sorted set on
+// Redis, not a scan of every tournament), and releases the rest of those
+// it held.
 func (s *Server) clockScan(held map[string]*thub, ahead time.Duration) {
 	ts, err := s.tournamentStore()
 	if err != nil {
@@ -74,43 +77,33 @@ func (s *Server) clockScan(held map[string]*thub, ahead time.Duration) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), max(s.opts.ResyncEvery, 2*time.Second))
 	defer cancel()
-	ls, err := ts.TournamentList(ctx, clockScanLimit)
+	ids, err := ts.Due(ctx, s.now().Add(ahead), clockScanLimit)
 	if err != nil {
-		s.log.Warn("tournament clock scan", "err", err)
+		s.outage.warn(s.log, "tournament clock scan", err)
 		return
 	}
-	now := s.now()
+	s.outage.ok(s.log)
 	want := map[string]bool{}
-	for _, l := range ls {
-		var tl tournamentListing
-		if json.Unmarshal(l.Data, &tl) != nil {
+	for _, id := range ids {
+		want[id] = true
+		if held[id] != nil {
 			continue
 		}
-		var at time.Time
-		switch tl.Status {
-		case tourney.Upcoming:
-			at = tl.Settings.Starts
-		case tourney.Live:
-			at = tl.Settings.Closes
-		}
-		if at.IsZero() || at.Sub(now) > ahead {
+		h, err := s.tours.registry.acquire(ctx, id)
+		if errors.Is(err, store.ErrNotFound) {
+			_ = ts.SetDue(ctx, id, time.Time{}) // it expired: forget it
 			continue
 		}
-		want[l.Room] = true
-		if held[l.Room] != nil {
-			continue
-		}
-		h, err := s.acquireTournament(ctx, l.Room)
 		if err != nil {
-			s.log.Warn("tournament clock: loading a tournament", "tournament", l.Room, "err", err)
+			s.outage.warn(s.log, "tournament clock: loading a tournament", err, "tournament", id)
 			continue
 		}
-		held[l.Room] = h
+		held[id] = h
 	}
 	for id, h := range held {
 		if !want[id] {
 			delete(held, id)
-			s.releaseTournament(h)
+			s.tours.release(h)
 		}
 	}
 }

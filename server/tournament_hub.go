@@ -5,23 +5,43 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"log/slog"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/coder/websocket"
 
+	"golfsolitaire/match"
 	"golfsolitaire/protocol"
 	"golfsolitaire/store"
 	"golfsolitaire/tourney"
 )
 
-// tournamentHubs are the live tournaments of this instance.
+// tournamentHubs are the live tournaments of this instance, and their
+// clock (tournament_clock.go) and outbox (tournament_results.go).
 type tournamentHubs struct {
-	mu    sync.Mutex
-	hubs  map[string]*thub
-	clock *tournamentClock // tournament_clock.go
+	*registry[*thub, tchange]
+	clockMu sync.Mutex
+	clock   *tournamentClock
+	out     outbox
+}
+
+func newTournamentHubs(s *Server) *tournamentHubs {
+	ts := &tournamentHubs{registry: newRegistry(s, func(id string) *thub {
+		return &thub{hubCore: newCore[tchange](s, "tournament", id), id: id, watchers: map[*twatcher]struct{}{}}
+	}, nil)}
+	ts.out.init(s)
+	return ts
+}
+
+// acquire returns the tournament's hub, starting it if needed. Call
+// release when done.
+func (ts *tournamentHubs) acquire(ctx context.Context, id string) (*thub, error) {
+	h, err := ts.registry.acquire(ctx, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, errTournamentNotFound
+	}
+	return h, err
 }
 
 // pushEvery is the least time between two pushes to a tournament watcher:
@@ -32,165 +52,153 @@ const pushEvery = 500 * time.Millisecond
 // store append.
 const maxBatch = 256
 
-// tcmd is work for a tournament hub's loop.
-type tcmd struct {
-	ctx            context.Context
-	build          func(t *tourney.Tournament) (tourney.Event, error)
-	read           func(t *tourney.Tournament) any
-	attach, detach *twatcher
-	// status sets the live text of knockout matches, by room.
-	status map[string]string
-	reply  chan tresult
+// tchange is a change to a tournament: build makes the event against the
+// tournament as it is when the change is applied.
+type tchange struct {
+	build func(t *tourney.Tournament) (tourney.Event, error)
+	reply chan tresult
 }
 
 type tresult struct {
 	v       int64
 	err     error
-	data    any
 	notices []tourney.Notice
 }
 
-// thub keeps one tournament on this instance: the cached state, applied
-// commands batched into one store append, and the watchers, pushed the
-// leaderboard at most twice a second. Only its loop touches its fields.
+// thub keeps one tournament on this instance (the machine is hubCore's):
+// the cached state, changes batched into one store append, and the
+// watchers, pushed the leaderboard at most twice a second. Only its loop
+// touches its fields.
 type thub struct {
-	s     *Server
+	hubCore[tchange]
 	id    string
-	cmds  chan *tcmd
-	stop  chan struct{}
-	done  chan struct{}
-	refs  int // guarded by s.tour.mu
 	t     *tourney.Tournament
 	board store.Tournaments
-	sub   store.Subscription
-	subC  <-chan store.Entry
-	log   *slog.Logger
 
 	watchers map[*twatcher]struct{}
 	dirty    bool
 	lastPush time.Time
 	pushT    *time.Timer
 	through  time.Time // the latest result applied
-	deadline *time.Timer
-	listed   string // what the listing was last made from
+	listed   string    // what the listing was last made from
 
 	sweeping    atomic.Bool // a sweep for lost results is running
 	sweepCursor int
 	// matchStatus is the live text of each knockout match being played
 	// ("Ana 2 UP thru 5"), by room: from the rooms' holes on this instance
 	// and from the sweep.
-	matchStatus map[string]string
+	matchStatus map[string]*match.MatchStatus
 }
 
 // twatcher is a WebSocket watching a tournament.
 type twatcher struct {
-	ws        *websocket.Conn
-	send      chan []byte
-	closed    chan struct{}
-	closeOnce sync.Once
-	entrant   int
-	host      bool
-	page      int
-	size      int
+	ws      *websocket.Conn
+	out     *sender
+	entrant int
+	host    bool
+	page    int
+	size    int
 }
 
-func (w *twatcher) enqueue(msg []byte) {
-	select {
-	case <-w.closed:
-	case w.send <- msg:
-	default:
-		w.close(websocket.StatusPolicyViolation, "too slow to read updates")
-	}
-}
+func (w *twatcher) enqueue(msg []byte) { w.out.enqueue(msg) }
 
-func (w *twatcher) close(code websocket.StatusCode, reason string) {
-	w.closeOnce.Do(func() {
-		close(w.closed)
-		go w.ws.Close(code, reason)
-	})
-}
-
+// tournamentStore is Options.Tournaments (never nil: New defaults it to
+// the Store).
 func (s *Server) tournamentStore() (store.Tournaments, error) {
-	ts, ok := s.store.(store.Tournaments)
-	if !ok {
-		return nil, fmt.Errorf("%w: this store keeps no tournaments", store.ErrUnavailable)
-	}
-	return ts, nil
+	return s.opts.Tournaments, nil
 }
 
-// acquireTournament returns the tournament's hub, starting it if needed.
-// Call releaseTournament when done.
-func (s *Server) acquireTournament(ctx context.Context, id string) (*thub, error) {
-	board, err := s.tournamentStore()
+func (h *thub) core() *hubCore[tchange] { return &h.hubCore }
+
+func (s *Server) decodeTournament(data []byte) (*tourney.Tournament, error) {
+	t, err := tourney.Decode(data)
 	if err != nil {
 		return nil, err
 	}
-	s.tour.mu.Lock()
-	if s.tour.hubs == nil {
-		s.tour.hubs = map[string]*thub{}
-	}
-	if h, ok := s.tour.hubs[id]; ok {
-		h.refs++
-		s.tour.mu.Unlock()
-		return h, nil
-	}
-	h := &thub{
-		s: s, id: id, cmds: make(chan *tcmd), stop: make(chan struct{}), done: make(chan struct{}), refs: 1,
-		board: board, watchers: map[*twatcher]struct{}{}, log: s.log.With("tournament", id),
-	}
-	s.tour.hubs[id] = h
-	s.tour.mu.Unlock()
-	if err := h.load(ctx); err != nil {
-		s.tour.mu.Lock()
-		if s.tour.hubs[id] == h {
-			delete(s.tour.hubs, id)
-		}
-		s.tour.mu.Unlock()
-		close(h.done)
-		if errors.Is(err, store.ErrNotFound) {
-			return nil, errTournamentNotFound
-		}
-		return nil, err
-	}
-	go h.loop()
-	return h, nil
-}
-
-func (s *Server) releaseTournament(h *thub) {
-	s.tour.mu.Lock()
-	h.refs--
-	last := h.refs == 0
-	if last && s.tour.hubs[h.id] == h {
-		delete(s.tour.hubs, h.id)
-	}
-	s.tour.mu.Unlock()
-	if last {
-		close(h.stop)
-		<-h.done
-	}
+	t.SetAnalyzer(s.analyzer)
+	return t, nil
 }
 
 func (h *thub) load(ctx context.Context) error {
-	sub, err := h.s.store.Subscribe(context.WithoutCancel(ctx), h.id)
+	board, err := h.s.tournamentStore()
 	if err != nil {
 		return err
 	}
-	snap, err := h.s.store.Load(ctx, h.id)
+	t, _, err := loadState(ctx, h.s, h.id, h.s.decodeTournament)
 	if err != nil {
-		sub.Close()
 		return err
 	}
-	t, err := tourney.Decode(snap.Data)
-	if err == nil {
-		t.SetAnalyzer(h.s.analyzer)
-	}
-	if err != nil {
-		sub.Close()
-		return err
-	}
-	h.sub, h.subC, h.t = sub, sub.C(), t
+	h.board, h.t = board, t
 	h.repairBoard(ctx)
 	return nil
+}
+
+func (h *thub) started() {
+	h.schedule()
+	h.afterChange(nil)
+	h.sweep()
+}
+
+func (h *thub) stopped() {
+	if h.pushT != nil {
+		h.pushT.Stop()
+	}
+	for w := range h.watchers {
+		w.out.closeNow(websocket.StatusGoingAway, "server shutting down")
+	}
+}
+
+func (h *thub) timer() *time.Timer { return h.pushT }
+
+func (h *thub) fired() {
+	h.pushT = nil
+	h.push()
+}
+
+// change applies the event build makes (batched with other changes).
+func (h *thub) change(ctx context.Context, build func(t *tourney.Tournament) (tourney.Event, error)) tresult {
+	c := &tchange{build: build, reply: make(chan tresult, 1)}
+	if err := h.send(ctx, op[tchange]{batch: c}); err != nil {
+		return tresult{err: err}
+	}
+	select {
+	case r := <-c.reply:
+		return r
+	case <-ctx.Done():
+		return tresult{err: ctx.Err()}
+	}
+}
+
+// setStatus sets the live text of knockout matches, by room.
+func (h *thub) setStatus(ctx context.Context, status map[string]*match.MatchStatus) {
+	h.do(ctx, func() {
+		if h.matchStatus == nil {
+			h.matchStatus = map[string]*match.MatchStatus{}
+		}
+		changed := false
+		for room, st := range status {
+			if old := h.matchStatus[room]; old == nil || old.Text != st.Text {
+				h.matchStatus[room], changed = st, true
+			}
+		}
+		if changed {
+			// Pushed like any change: coalesced, at most twice a second.
+			h.dirty = true
+			h.schedulePush()
+		}
+	})
+}
+
+// attach adds a watcher and pushes it the tournament; detach removes it.
+func (h *thub) attach(ctx context.Context, w *twatcher) error {
+	return h.do(ctx, func() {
+		h.watchers[w] = struct{}{}
+		h.pushTo(w)
+	})
+}
+
+func (h *thub) detach(ctx context.Context, w *twatcher) {
+	h.do(ctx, func() { delete(h.watchers, w) })
 }
 
 // repairBoard puts back on the leaderboard any entrant whose score the
@@ -215,144 +223,10 @@ func (h *thub) repairBoard(ctx context.Context) {
 	}
 }
 
-func (h *thub) do(ctx context.Context, c *tcmd) tresult {
-	c.ctx = ctx
-	c.reply = make(chan tresult, 1)
-	select {
-	case h.cmds <- c:
-	case <-ctx.Done():
-		return tresult{err: ctx.Err()}
-	case <-h.done:
-		return tresult{err: fmt.Errorf("%w: tournament closed on this instance", store.ErrUnavailable)}
-	}
-	select {
-	case r := <-c.reply:
-		return r
-	case <-ctx.Done():
-		return tresult{err: ctx.Err()}
-	}
-}
-
-// read runs f on the loop and returns what it returns; an error it
-// returns comes back as the error.
-func (h *thub) read(ctx context.Context, f func(t *tourney.Tournament) any) (any, error) {
-	res := h.do(ctx, &tcmd{read: f})
-	if res.err != nil {
-		return nil, res.err
-	}
-	if err, ok := res.data.(error); ok {
-		return nil, err
-	}
-	return res.data, nil
-}
-
-func (h *thub) loop() {
-	defer close(h.done)
-	defer func() {
-		h.sub.Close()
-		if h.deadline != nil {
-			h.deadline.Stop()
-		}
-		if h.pushT != nil {
-			h.pushT.Stop()
-		}
-		for w := range h.watchers {
-			w.close(websocket.StatusGoingAway, "server shutting down")
-		}
-	}()
-	h.schedule()
-	h.afterChange(nil)
-	h.sweep()
-	poll := time.NewTicker(h.s.opts.ResyncEvery)
-	defer poll.Stop()
-	for {
-		var deadlineC, pushC <-chan time.Time
-		if h.deadline != nil {
-			deadlineC = h.deadline.C
-		}
-		if h.pushT != nil {
-			pushC = h.pushT.C
-		}
-		select {
-		case <-h.stop:
-			return
-		case c := <-h.cmds:
-			h.handle(c)
-		case e, ok := <-h.subC:
-			if !ok {
-				h.subC = nil
-				continue
-			}
-			h.entry(e)
-		case <-deadlineC:
-			h.deadline = nil
-			h.tick()
-		case <-pushC:
-			h.pushT = nil
-			h.push()
-		case <-poll.C:
-			h.checkVersion()
-			h.sweep()
-		}
-	}
-}
-
-func (h *thub) handle(c *tcmd) {
-	switch {
-	case c.attach != nil:
-		h.watchers[c.attach] = struct{}{}
-		h.pushTo(c.attach)
-		c.reply <- tresult{v: h.t.Version}
-	case c.detach != nil:
-		delete(h.watchers, c.detach)
-		c.reply <- tresult{}
-	case c.read != nil:
-		c.reply <- tresult{v: h.t.Version, data: c.read(h.t)}
-	case c.status != nil:
-		if h.matchStatus == nil {
-			h.matchStatus = map[string]string{}
-		}
-		changed := false
-		for room, text := range c.status {
-			if h.matchStatus[room] != text {
-				h.matchStatus[room], changed = text, true
-			}
-		}
-		if changed {
-			// Pushed like any change: coalesced, at most twice a second.
-			h.dirty = true
-			h.schedulePush()
-		}
-		c.reply <- tresult{v: h.t.Version}
-	default:
-		// Batch: take whatever else is queued, up to maxBatch commands
-		// that change the tournament, into one append.
-		batch := []*tcmd{c}
-		var other *tcmd
-	drain:
-		for len(batch) < maxBatch {
-			select {
-			case n := <-h.cmds:
-				if n.build == nil {
-					other = n
-					break drain
-				}
-				batch = append(batch, n)
-			default:
-				break drain
-			}
-		}
-		h.applyBatch(batch)
-		if other != nil {
-			h.handle(other)
-		}
-	}
-}
-
 // applyBatch applies the commands' events in order and appends those that
 // apply in one step, expecting the cached version; on a conflict it
 // catches up with the store and tries again.
-func (h *thub) applyBatch(batch []*tcmd) {
+func (h *thub) applyBatch(batch []*tchange) {
 	if len(batch) == 0 {
 		return
 	}
@@ -360,8 +234,8 @@ func (h *thub) applyBatch(batch []*tcmd) {
 	// hub just loaded (its timer not yet fired) does not take a result
 	// after the closing time or an entry after the start.
 	if ev, ok := h.t.Due(h.s.now()); ok {
-		due := &tcmd{ctx: context.Background(), reply: make(chan tresult, 1), build: func(*tourney.Tournament) (tourney.Event, error) { return ev, nil }}
-		batch = append([]*tcmd{due}, batch...)
+		due := &tchange{reply: make(chan tresult, 1), build: func(*tourney.Tournament) (tourney.Event, error) { return ev, nil }}
+		batch = append([]*tchange{due}, batch...)
 	}
 	results := make([]tresult, len(batch))
 	for attempt := 0; attempt < maxAttempts; attempt++ {
@@ -397,7 +271,11 @@ func (h *thub) applyBatch(batch []*tcmd) {
 		if len(logged) == 0 {
 			break
 		}
-		snap, err := h.t.Encode()
+		var snap []byte
+		var err error
+		if store.SnapshotDue(h.s.store.SnapshotEvery(), before, len(logged)) {
+			snap, err = h.t.Encode() // only when the store writes one
+		}
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		if err == nil && len(scores) > 0 {
 			// The board first: an entry that lands before the log's append
@@ -449,36 +327,24 @@ func (h *thub) entry(e store.Entry) {
 	}
 }
 
-func (h *thub) checkVersion() {
+// check compares with the store's version now and then, and sweeps for
+// lost results.
+func (h *thub) check() {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
-	if h.subC == nil {
-		if sub, err := h.s.store.Subscribe(context.Background(), h.id); err == nil {
-			h.sub.Close()
-			h.sub, h.subC = sub, sub.C()
-		}
-	}
-	snap, err := h.s.store.Load(ctx, h.id)
-	if err == nil && snap.Version != h.t.Version {
+	if _, v, err := loadState(ctx, h.s, h.id, h.s.decodeTournament); err == nil && v != h.t.Version {
 		h.resync()
 	}
+	h.sweep()
 }
 
 // resync replaces the cached tournament with the store's snapshot.
 func (h *thub) resync() {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 	defer cancel()
-	snap, err := h.s.store.Load(ctx, h.id)
+	t, _, err := loadState(ctx, h.s, h.id, h.s.decodeTournament)
 	if err != nil {
-		h.log.Warn("resync failed", "err", err)
-		return
-	}
-	t, err := tourney.Decode(snap.Data)
-	if err == nil {
-		t.SetAnalyzer(h.s.analyzer)
-	}
-	if err != nil {
-		h.log.Error("resync: bad snapshot", "err", err)
+		h.log.Warn("resync: the tournament cannot be loaded", "err", err)
 		return
 	}
 	h.t = t
@@ -491,26 +357,19 @@ func (h *thub) afterChange(notices []tourney.Notice) {
 	h.schedule()
 	h.updateListing()
 	if h.t.Settings.Format == tourney.Knockout && len(h.t.ReadyMatches()) > 0 {
-		go h.s.startMatches(h.id)
+		h.s.tasks.goCtx(func(ctx context.Context) { h.s.startMatches(ctx, h.id) })
 	}
 	for _, n := range notices {
-		if n.Kind == "closed" {
+		if n.Kind == tourney.NoticeClosed {
 			h.log.Info("tournament closed", "reason", h.t.Reason)
+			h.s.ratedTournamentClosed(h.t) // rated.go
 		}
 	}
 	h.dirty = true
 	h.schedulePush()
 }
 
-func (h *thub) schedule() {
-	if h.deadline != nil {
-		h.deadline.Stop()
-		h.deadline = nil
-	}
-	if t, ok := h.t.NextDeadline(); ok {
-		h.deadline = time.NewTimer(max(t.Sub(h.s.now()), 0) + 10*time.Millisecond)
-	}
-}
+func (h *thub) schedule() { h.hubCore.schedule(h.t.NextDeadline()) }
 
 func (h *thub) tick() {
 	ev, ok := h.t.Due(h.s.now())
@@ -518,8 +377,8 @@ func (h *thub) tick() {
 		h.schedule()
 		return
 	}
-	c := &tcmd{ctx: context.Background(), reply: make(chan tresult, 1), build: func(*tourney.Tournament) (tourney.Event, error) { return ev, nil }}
-	h.applyBatch([]*tcmd{c})
+	c := &tchange{reply: make(chan tresult, 1), build: func(*tourney.Tournament) (tourney.Event, error) { return ev, nil }}
+	h.applyBatch([]*tchange{c})
 	if r := <-c.reply; r.err != nil && !errors.Is(r.err, tourney.ErrNoChange) {
 		h.log.Warn("tournament clock", "err", r.err)
 	}
@@ -544,16 +403,35 @@ func (h *thub) updateListing() {
 		ID: t.ID, Name: t.Settings.Name, Settings: t.Settings, Status: t.Status, Entrants: len(t.Entrants),
 		Created: t.Created, Started: t.Started, Closed: t.Closed,
 	})
-	// Results change nothing the list shows; skip the write for them.
-	key := fmt.Sprint(t.Status, len(t.Entrants))
+	// When the clock next needs it (tournament_clock.go): its start while
+	// upcoming, its close while live (or when it would close as idle:
+	// tourney.IdleLimit), never once finished.
+	due, _ := t.NextDeadline()
+	// Results change nothing the list shows, and move an idle deadline
+	// by little: skip the write unless the status, the entrants or the
+	// due time's hour changed. (The clock may load a hub up to an hour
+	// early; the hub keeps its own deadline.)
+	key := fmt.Sprint(t.Status, len(t.Entrants), due.Truncate(time.Hour).Unix())
 	if key == h.listed {
 		return
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
-	if err := h.board.SetTournament(ctx, h.id, data); err != nil {
-		h.log.Warn("tournament list update failed", "err", err)
+	if err := h.board.SetDue(ctx, h.id, due); err != nil {
+		h.s.outage.warn(h.log, "tournament due time update failed", err)
 		return
+	}
+	if err := h.board.SetTournament(ctx, h.id, data); err != nil {
+		h.s.outage.warn(h.log, "tournament list update failed", err)
+		return
+	}
+	if t.Status == tourney.Closed {
+		// Listed, on the clock's index and on the board for as long as its
+		// log is kept (Options.TournamentTTL from its last event), then gone.
+		if err := h.board.CloseTournament(ctx, h.id, h.s.opts.TournamentTTL); err != nil {
+			h.s.outage.warn(h.log, "tournament close failed", err)
+			return
+		}
 	}
 	h.listed = key
 }
@@ -602,7 +480,9 @@ func (h *thub) message(w *twatcher) []byte {
 		for _, round := range view.Bracket.Rounds {
 			for i := range round {
 				if mv := &round[i]; !mv.Decided && mv.Room != "" {
-					mv.Status = h.matchStatus[mv.Room]
+					if st := h.matchStatus[mv.Room]; st != nil {
+						mv.Status, mv.Live = st.Text, st
+					}
 				}
 			}
 		}
@@ -619,4 +499,10 @@ func (h *thub) message(w *twatcher) []byte {
 		}
 	}
 	return m.Marshal()
+}
+
+// readT runs f with the tournament on the hub's loop and returns what it
+// returns; an error f returns comes back as the error.
+func readT[T any](ctx context.Context, h *thub, f func(t *tourney.Tournament) (T, error)) (T, error) {
+	return readErr(ctx, &h.hubCore, func() (T, error) { return f(h.t) })
 }

@@ -2,22 +2,16 @@ package server_test
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"strings"
 	"sync"
 	"testing"
 	"time"
-
-	"github.com/alicebob/miniredis/v2"
-	"github.com/redis/go-redis/v9"
 
 	"golfsolitaire/client"
 	"golfsolitaire/match"
@@ -61,6 +55,21 @@ func (l *frameLog) record(w *client.Watcher, what string) {
 			l.add(what, b)
 		}
 	}()
+}
+
+// waitFrame waits until a frame recorded as what holds text.
+func (l *frameLog) waitFrame(t *testing.T, what, text string) {
+	t.Helper()
+	waitFor(t, 10*time.Second, what+" to be shown "+text, func() bool {
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		for _, f := range l.frames {
+			if f.what == what && strings.Contains(string(f.data), text) {
+				return true
+			}
+		}
+		return false
+	})
 }
 
 // get calls the API and records the answer.
@@ -293,7 +302,8 @@ func TestTournamentStrokePlay(t *testing.T) {
 	if len(recs.Holes) != 2 || len(recs.Holes[1].Records) != 1 {
 		t.Fatalf("records after closing: %+v", recs.Holes)
 	}
-	time.Sleep(pushEveryTest)
+	// The watcher's last push (closed) is checked with the others.
+	log.waitFrame(t, "watcher", `"status":"closed"`)
 
 	// The invariant over every frame a watcher was shown: no hole's deal
 	// seed before the hole was safe, never the round seed before closing,
@@ -417,21 +427,16 @@ func TestTournamentPushesCoalesced(t *testing.T) {
 func TestTournamentRestart(t *testing.T) {
 	t.Parallel()
 	ctx := testCtx(t)
-	opts := &redis.Options{Addr: miniredis.RunT(t).Addr()}
-	prefix := "golf:"
-	if u := os.Getenv("REDIS_URL"); u != "" {
-		var err error
-		if opts, err = redis.ParseURL(u); err != nil {
+	// The Redis at REDIS_URL under a prefix of the test's own, deleted
+	// when the test ends; or a miniredis.
+	r := newTestRedis(t)
+	instance := func() (*server.Server, string, func()) {
+		rc, _, err := redisstore.NewClient(context.Background(), r.cfg)
+		if err != nil {
 			t.Fatal(err)
 		}
-		b := make([]byte, 6)
-		rand.Read(b)
-		prefix = "golftest:" + hex.EncodeToString(b) + ":"
-	}
-	instance := func() (*server.Server, string, func()) {
-		rc := redis.NewClient(opts)
-		st := redisstore.New(rc, redisstore.Options{Prefix: prefix})
-		s, err := server.New(server.Options{SolveNodes: testSolveNodes, RateNodes: testRateNodes, Store: st, ResyncEvery: 200 * time.Millisecond, PlayerRate: server.Rate{PerSecond: 2000, Burst: 2000}, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+		st := redisstore.New(rc, redisstore.Options{Prefix: r.prefix})
+		s, err := server.New(server.Options{SolveNodes: testSolveNodes, RateNodes: testRateNodes, PasswordParams: cheapPasswords, Store: st, ResyncEvery: 200 * time.Millisecond, PlayerRate: server.Rate{PerSecond: 2000, Burst: 2000}, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Limits: server.NoLimits()})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -490,7 +495,7 @@ func TestTournamentRestart(t *testing.T) {
 	playEntrantHole(t, ctx, url2, api2, host.ID, bo.Token, 2)
 	playEntrantHole(t, ctx, url2, api2, host.ID, host.Token, 3)
 	var v tourney.View
-	if _, err := api2.Call(ctx, http.MethodGet, "/api/tournaments/"+host.ID+"?token="+bo.Token, nil, &v); err != nil {
+	if _, err := api2.CallToken(ctx, http.MethodGet, "/api/tournaments/"+host.ID, bo.Token, nil, &v); err != nil {
 		t.Fatal(err)
 	}
 	if v.You == nil || v.You.Row.Thru != 2 || v.You.Next != 3 || len(v.Safe) != 2 {
@@ -598,7 +603,7 @@ func playKnockout(t *testing.T, ctx context.Context, base string, api *client.AP
 			played := map[string]bool{}
 			for ctx.Err() == nil {
 				var v tourney.View
-				if _, err := api.Call(ctx, http.MethodGet, "/api/tournaments/"+id+"?token="+tok, nil, &v); err != nil {
+				if _, err := api.CallToken(ctx, http.MethodGet, "/api/tournaments/"+id, tok, nil, &v); err != nil {
 					t.Error(err)
 					return
 				}
@@ -645,7 +650,7 @@ func playKnockout(t *testing.T, ctx context.Context, base string, api *client.AP
 // or boards) is shown to anyone but the match's players before the round
 // is safe (every match of it decided), and no round seed before closing.
 func TestTournamentKnockoutHidden(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 240*time.Second)
 	defer cancel()
 	st := memstore.New(memstore.Options{})
 	t.Cleanup(func() { st.Close() })
@@ -716,7 +721,10 @@ func TestTournamentKnockoutHidden(t *testing.T) {
 		rooms[room] = true
 		roomsMu.Unlock()
 	})
-	time.Sleep(pushEveryTest)
+	// Every watcher's last push (closed) is checked with the others.
+	for i := range len(tokens) + 1 {
+		log.waitFrame(t, fmt.Sprint("watcher ", i-1), `"status":"closed"`)
+	}
 	stopPoll()
 	<-polled
 
@@ -879,6 +887,28 @@ type failingStore struct {
 	mu      sync.Mutex
 	key     string
 	failing bool
+	// refused counts the appends refused; loads counts loads, by key.
+	refused int
+	loads   map[string]int
+}
+
+func (f *failingStore) Load(ctx context.Context, key string) (store.Snapshot, error) {
+	f.mu.Lock()
+	if f.loads == nil {
+		f.loads = map[string]int{}
+	}
+	f.loads[key]++
+	f.mu.Unlock()
+	return f.Store.Load(ctx, key)
+}
+
+// count reads a counter.
+func (f *failingStore) count(c func() int) func() int {
+	return func() int {
+		f.mu.Lock()
+		defer f.mu.Unlock()
+		return c()
+	}
 }
 
 func (f *failingStore) fail(key string, on bool) {
@@ -890,6 +920,9 @@ func (f *failingStore) fail(key string, on bool) {
 func (f *failingStore) Append(ctx context.Context, key string, expect int64, snap []byte, events ...[]byte) (int64, error) {
 	f.mu.Lock()
 	fail := f.failing && key == f.key
+	if fail {
+		f.refused++
+	}
 	f.mu.Unlock()
 	if fail {
 		return 0, fmt.Errorf("%w: test outage", store.ErrUnavailable)
@@ -923,9 +956,8 @@ func TestTournamentSweep(t *testing.T) {
 	}
 	defer w.Close()
 	room, _ := playEntrantHole(t, ctx, ts.URL, api, host.ID, host.Token, 1)
-	if got := loadTournament(t, st, host.ID).Thru(0); got != 1 {
-		t.Fatalf("thru %d after hole 1", got)
-	}
+	// The result is posted off the room's loop, after the move's ack.
+	waitFor(t, 10*time.Second, "Ana thru 1", func() bool { return loadTournament(t, st, host.ID).Thru(0) == 1 })
 	// Hole 2's post is lost: the tournament refuses every append.
 	st.fail(host.ID, true)
 	c := dial(t, ctx, ts.URL, room, host.Token)
@@ -933,24 +965,22 @@ func TestTournamentSweep(t *testing.T) {
 		for range c.Updates() {
 		}
 	}()
+	refused := st.count(func() int { return st.refused })
+	before := refused()
 	playHole(t, ctx, c, 2)
 	c.CloseNow()
-	time.Sleep(500 * time.Millisecond)
+	waitFor(t, 10*time.Second, "the post of hole 2 to be refused", func() bool { return refused() > before })
 	if got := loadTournament(t, st, host.ID).Thru(0); got != 1 {
 		t.Fatalf("thru %d while the tournament is failing", got)
 	}
 	// The store is back: the sweep posts hole 2, without Ana asking.
 	st.fail(host.ID, false)
-	deadline := time.Now().Add(5 * time.Second)
-	for loadTournament(t, st, host.ID).Thru(0) != 2 {
-		if time.Now().After(deadline) {
-			t.Fatal("the lost result was not posted again")
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	// Once: later sweeps change nothing.
+	waitFor(t, 10*time.Second, "the lost result to be posted again", func() bool { return loadTournament(t, st, host.ID).Thru(0) == 2 })
+	// Once: later sweeps (each reads the room) change nothing.
 	v := loadTournament(t, st, host.ID).Version
-	time.Sleep(time.Second)
+	loads := st.count(func() int { return st.loads[room] })
+	swept := loads()
+	waitFor(t, 10*time.Second, "two more sweeps", func() bool { return loads() >= swept+2 })
 	tr := loadTournament(t, st, host.ID)
 	if tr.Version != v || tr.Thru(0) != 2 {
 		t.Fatalf("version %d -> %d, thru %d: posted more than once", v, tr.Version, tr.Thru(0))
@@ -993,7 +1023,7 @@ func TestTournamentClockUnwatched(t *testing.T) {
 	if tr.Started.Before(starts) {
 		t.Fatalf("started at %v, before %v", tr.Started, starts)
 	}
-	tr = wait(tourney.Closed, closes.Add(500*time.Millisecond))
+	tr = wait(tourney.Closed, closes.Add(tourney.ResultGrace+500*time.Millisecond))
 	if tr.Closed.Before(closes) || tr.Reason != "closing time" {
 		t.Fatalf("closed at %v (%s), want after %v by the clock", tr.Closed, tr.Reason, closes)
 	}
@@ -1060,9 +1090,23 @@ func TestTournamentBracketLive(t *testing.T) {
 		m := waitPush(t, ctx, w, fmt.Sprint("the match's status thru ", h), func(m protocol.TournamentMessage) bool {
 			return strings.HasSuffix(status(m), fmt.Sprint("thru ", h))
 		})
-		if m.View.Bracket.Rounds[0][0].Decided {
-			t.Fatalf("decided after %d holes: %+v", h, m.View.Bracket.Rounds[0][0])
+		mv := m.View.Bracket.Rounds[0][0]
+		if mv.Decided {
+			t.Fatalf("decided after %d holes: %+v", h, mv)
 		}
+		// The same standing as fields, for the page's own language.
+		if mv.Live == nil || mv.Live.Thru != h || mv.Live.Text != mv.Status {
+			t.Fatalf("live standing after %d holes: %+v (status %q)", h, mv.Live, mv.Status)
+		}
+	}
+	var b struct {
+		Bracket tourney.BracketView `json:"bracket"`
+	}
+	if _, err := api.Call(ctx, http.MethodGet, "/api/tournaments/"+host.ID+"/bracket", nil, &b); err != nil {
+		t.Fatal(err)
+	}
+	if mv := b.Bracket.Rounds[0][0]; mv.Live == nil || mv.Live.Thru != 2 {
+		t.Fatalf("GET bracket: live standing %+v, want thru 2", mv.Live)
 	}
 }
 

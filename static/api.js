@@ -1,6 +1,8 @@
 // The server's JSON API and what the browser keeps: seat tokens per room
 // (so a reload restores the seat) and the player's name.
 import { t } from './i18n.js';
+import { store } from './store.js';
+import { normalizeCode } from './code.js';
 
 export class APIError extends Error {
   constructor(status, code, message) { super(message || code); this.status = status; this.code = code; }
@@ -33,26 +35,11 @@ export function errorText(e) {
   return t('err.generic', { msg: e.message });
 }
 
-// normalizeCode mirrors the server: upper case, O read as 0, I and L as 1,
-// separators ignored, grouped by three.
-export function normalizeCode(s) {
-  const raw = String(s).toUpperCase().replace(/O/g, '0').replace(/[IL]/g, '1').replace(/[^0-9A-Z]/g, '');
-  return raw.length === 9 ? raw.match(/.{3}/g).join('-') : raw;
-}
+export { normalizeCode };
 
 const seatKey = (code) => 'golf.seat.' + normalizeCode(code);
-export function saveSeat(grant) {
-  try { localStorage.setItem(seatKey(grant.code), JSON.stringify({ token: grant.token, seat: grant.seat })); } catch { /* ignore */ }
-}
-export function loadSeat(code) {
-  try { return JSON.parse(localStorage.getItem(seatKey(code)) || 'null'); } catch { return null; }
-}
-export function dropSeat(code) {
-  try { localStorage.removeItem(seatKey(code)); } catch { /* ignore */ }
-}
-export function loadName() {
-  try { return localStorage.getItem('golf.name') || ''; } catch { return ''; }
-}
-export function saveName(n) {
-  try { localStorage.setItem('golf.name', n); } catch { /* ignore */ }
-}
+export function saveSeat(grant) { store.setJSON(seatKey(grant.code), { token: grant.token, seat: grant.seat }); }
+export function loadSeat(code) { return store.getJSON(seatKey(code)); }
+export function dropSeat(code) { store.remove(seatKey(code)); }
+export function loadName() { return store.get('golf.name', ''); }
+export function saveName(n) { store.set('golf.name', n); }

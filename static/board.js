@@ -19,10 +19,12 @@ export function cardFace(code) {
   const el = h('span', { class: cardClass(code), role: 'img', 'aria-label': cardName(code), 'data-card': code });
   if (code && code !== '??') {
     const s = suitSym[code[1]] || '';
+    // Rank and suit are drawn by CSS from data attributes, so a button's
+    // visible text never differs from its name.
     el.append(
-      h('span', { class: 'idx', 'aria-hidden': 'true' }, rankText(code), h('span', { class: 's' }, s)),
-      h('span', { class: 'pip', 'aria-hidden': 'true' }, s),
-      h('span', { class: 'idx br', 'aria-hidden': 'true' }, rankText(code), h('span', { class: 's' }, s)),
+      h('span', { class: 'idx', 'aria-hidden': 'true', 'data-r': rankText(code), 'data-s': s }),
+      h('span', { class: 'pip', 'aria-hidden': 'true', 'data-s': s }),
+      h('span', { class: 'idx br', 'aria-hidden': 'true', 'data-r': rankText(code), 'data-s': s }),
     );
   }
   return el;
@@ -61,6 +63,13 @@ export function outcomeKey(b) {
   return 'play.noMoves';
 }
 
+// vars sets CSS custom properties through the CSSOM (allowed by a
+// Content-Security-Policy that forbids style attributes).
+function vars(el, props) {
+  for (const [k, v] of Object.entries(props)) el.style.setProperty(k, String(v));
+  return el;
+}
+
 // renderBoard draws a board. With interactive, free cards and the stock
 // are buttons carrying data-move; the room script handles their clicks.
 export function renderBoard(b, { label, interactive = false, foundation = false, outcome = true } = {}) {
@@ -70,7 +79,8 @@ export function renderBoard(b, { label, interactive = false, foundation = false,
   if (b.layout === 'columns') {
     const n = b.piles.length;
     const cols = n > 10 ? Math.ceil(n / 2) : n;
-    tableau = h('div', { class: 'tableau columns', style: `--piles:${n};--cols:${cols}`, 'data-testid': 'tableau' });
+    tableau = h('div', { class: 'tableau columns', 'data-testid': 'tableau' });
+    vars(tableau, { '--piles': n, '--cols': cols });
     b.piles.forEach((pile, i) => {
       const el = h('div', { class: 'pile', 'data-pile': i + 1, 'data-testid': 'pile-' + (i + 1) });
       pile.forEach((c, j) => {
@@ -81,26 +91,29 @@ export function renderBoard(b, { label, interactive = false, foundation = false,
     });
   } else {
     const { w, rows } = peakPosition(b.layout, 0);
-    tableau = h('div', { class: 'tableau peaks', style: `--w:${w};--rows:${rows}`, 'data-testid': 'tableau' });
+    tableau = h('div', { class: 'tableau peaks', 'data-testid': 'tableau' });
+    vars(tableau, { '--w': w, '--rows': rows });
     b.piles.forEach((pile, i) => {
       if (!pile.length || !pile[0]) return;
       const { x, y } = peakPosition(b.layout, i);
-      tableau.append(h('div', { class: 'peak', style: `--x:${x};--y:${y}`, 'data-pile': i + 1 }, topCard(pile[0], i + 1, playable.has(i + 1), live)));
+      tableau.append(vars(h('div', { class: 'peak', 'data-pile': i + 1 }, topCard(pile[0], i + 1, playable.has(i + 1), live)), { '--x': x, '--y': y }));
     });
   }
   const top = b.waste && b.waste.length ? b.waste[b.waste.length - 1] : '';
   const wasteLabel = foundation ? t('play.foundation') : t('play.waste');
   const waste = h('div', { class: 'waste', 'data-testid': 'waste' }, h('span', { class: 'label' }, wasteLabel),
     top ? cardFace(top) : h('span', { class: 'card none', role: 'img', 'aria-label': wasteLabel + ': ' + t('play.noCard') }));
-  const stock = foundation ? null : h('div', { class: 'stock', 'data-testid': 'stock' }, h('span', { class: 'label' }, t('play.stock')),
-    live
-      ? h('button', { type: 'button', class: 'card back', 'data-move': 's', 'data-testid': 'turn', disabled: !b.canTurn, 'aria-label': t('play.turn') + ' (' + num(b.stockLeft) + ')', tabindex: '-1' }, h('span', { class: 'count' }, num(b.stockLeft)))
-      : h('span', { class: 'card back', role: 'img', 'aria-label': t('play.stockLeft') + ': ' + num(b.stockLeft) }, h('span', { class: 'count' }, num(b.stockLeft))));
+  // An empty stock is an empty slot, not a card back.
+  let stockCard;
+  if (!b.stockLeft) stockCard = h('span', { class: 'card none', role: 'img', 'data-testid': 'stock-empty', 'aria-label': t('play.stock') + ': ' + t('play.empty') });
+  else if (live) stockCard = h('button', { type: 'button', class: 'card back', 'data-move': 's', 'data-testid': 'turn', disabled: !b.canTurn, 'aria-label': t('play.turn') + ' (' + num(b.stockLeft) + ')', tabindex: '-1' }, h('span', { class: 'count', 'aria-hidden': 'true', 'data-n': num(b.stockLeft) }));
+  else stockCard = h('span', { class: 'card back', role: 'img', 'aria-label': t('play.stockLeft') + ': ' + num(b.stockLeft) }, h('span', { class: 'count', 'aria-hidden': 'true', 'data-n': num(b.stockLeft) }));
+  const stock = foundation ? null : h('div', { class: 'stock', 'data-testid': 'stock' }, h('span', { class: 'label' }, t('play.stock')), stockCard);
   const fact = (key, v, id) => h('div', {}, h('dt', {}, t(key)), h('dd', { 'data-testid': id }, num(v)));
   const facts = h('dl', { class: 'facts' }, fact('play.run', b.run, 'run'), fact('play.cardsLeft', b.cardsLeft, 'cards-left'),
     foundation ? null : fact('play.stockLeft', b.stockLeft, 'stock-left'));
   const section = h('section', { class: 'board layout-' + b.layout, 'data-testid': 'board-' + b.seat, 'data-layout': b.layout, 'aria-label': label || t('play.board') },
-    tableau, h('div', { class: 'pad' }, waste, stock, facts));
+    tableau, h('div', { class: 'pad' }, facts, h('div', { class: 'piles-pad' }, stock, waste)));
   if (outcome && (b.done || b.over)) section.append(h('p', { class: 'outcome', 'data-testid': 'board-outcome' }, t(outcomeKey(b))));
   return section;
 }

@@ -1,6 +1,6 @@
 // The lobby and the practice page: create a room, join by code, public
 // rooms, quick match and quick practice. All through the JSON API.
-import './prefs.js';
+import { me } from './prefs.js';
 import { $, $$, h } from './dom.js';
 import { t, num } from './i18n.js';
 import { api, errorText, normalizeCode, saveSeat, loadName, saveName } from './api.js';
@@ -100,13 +100,12 @@ export function readSettings(form, practice) {
   };
 }
 
-async function create(settings) {
-  const n = name();
+async function create(settings, n = name(), fail = showError) {
   if (!n) return;
-  showError('');
+  fail('');
   try {
     enter(await api('/api/rooms', { method: 'POST', body: { settings, name: n } }));
-  } catch (e) { showError(errorText(e)); }
+  } catch (e) { fail(errorText(e)); }
 }
 
 for (const id of ['create-form', 'practice-form']) {
@@ -115,9 +114,28 @@ for (const id of ['create-form', 'practice-form']) {
   wireForm(form);
   form.addEventListener('submit', (e) => {
     e.preventDefault();
-    create(readSettings(form, id === 'practice-form'));
+    if (id === 'practice-form') { create(readSettings(form, true)); return; }
+    // The create dialog has its own name field and error line.
+    const box = $('#create-name');
+    const err = (msg) => { $('#create-error').textContent = msg || ''; };
+    const n = box.value.trim();
+    if (!n) { err(t('home.errName')); box.focus(); return; }
+    saveName(n);
+    if (nameInput) nameInput.value = n;
+    create(readSettings(form, false), n, err);
   });
 }
+
+// Create a room: a dialog with the settings, the name carried over from
+// the lobby.
+const dialog = $('#create-dialog');
+$('#open-create')?.addEventListener('click', () => {
+  $('#create-name').value = (nameInput?.value || '').trim() || loadName();
+  $('#create-error').textContent = '';
+  dialog.showModal();
+  ($('#create-name').value ? $('[data-testid=create-submit]') : $('#create-name')).focus();
+});
+$('#create-cancel')?.addEventListener('click', () => dialog.close());
 
 // A shared practice link, /practice?deal=N (and the game and its rules:
 // &game=tripeaks&kings=wrap...), or /practice?daily=1, starts that deal.
@@ -145,6 +163,16 @@ if (practiceForm && (shared.has('deal') || shared.has('daily'))) {
 
 $('#quickpractice')?.addEventListener('click', () => create({ game: 'golf', options: { undo: true }, holes: 1, format: 'stroke', seats: 1, public: false, spectators: false, autoStart: true }));
 
+// Rated quick match is offered to accounts; a guest is pointed to the
+// login page. An account plays under its own name.
+if ($('#rated-box')) {
+  me.then((a) => {
+    $('#rated-box').hidden = !a?.name;
+    $('#rated-login').hidden = !!a?.name;
+    if (a?.name && nameInput && !nameInput.value.trim()) nameInput.value = a.name;
+  });
+}
+
 // Quick match long-polls until paired.
 let qm = null;
 $('#quickmatch')?.addEventListener('click', async () => {
@@ -155,7 +183,11 @@ $('#quickmatch')?.addEventListener('click', async () => {
   $('#qm-status').hidden = false;
   try {
     for (;;) {
-      const grant = await api('/api/quickmatch', { method: 'POST', body: { name: n }, signal: qm.signal });
+      const body = { name: n };
+      // Rated quick match (accounts only): the default settings, rated;
+      // paired by rating.
+      if ($('#qm-rated')?.checked) body.settings = { rated: true };
+      const grant = await api('/api/quickmatch', { method: 'POST', body, signal: qm.signal });
       if (grant) { enter(grant); return; }
     }
   } catch (e) {
@@ -197,8 +229,9 @@ async function refresh() {
     const s = r.settings || {};
     const seats = r.seats || [];
     const free = r.status === 'waiting' && seats.length < (s.seats || 0);
-    list.append(h('li', { 'data-testid': 'public-room', 'data-code': r.code },
-      h('span', {}, h('code', {}, r.code), ' · ', t('game.' + s.game), ' · ', t('status.' + r.status),
+    const full = r.status === 'waiting' && !free;
+    list.append(h('li', { 'data-testid': 'public-room', 'data-code': r.code, 'data-full': String(full) },
+      h('span', {}, h('code', {}, r.code), ' · ', t('game.' + s.game), ' · ', full ? h('span', { class: 'tag full' }, t('home.full')) : t('status.' + r.status),
         r.hole ? ' · ' + t('room.hole', { h: num(r.hole), n: num(s.holes) }) : '',
         ' · ', t('home.seatsOf', { n: num(seats.length), m: num(s.seats || 0) }), seats.length ? ' (' + seats.join(', ') + ')' : ''),
       h('span', { class: 'buttons' },
@@ -210,4 +243,28 @@ if (list) {
   refresh();
   setInterval(refresh, 5000);
   $('#refresh-rooms')?.addEventListener('click', refresh);
+}
+
+// The daily challenge: today's tournament and the top of its leaderboard.
+const dailyBoard = $('#daily-board');
+async function refreshDaily() {
+  if (!dailyBoard || document.hidden) return;
+  let d, lb;
+  try {
+    d = await api('/api/daily');
+    lb = await api('/api/tournaments/' + encodeURIComponent(d.id) + '/leaderboard?size=10');
+  } catch { return; }
+  const link = $('#daily-link');
+  if (link) { link.href = d.link || '/t/' + encodeURIComponent(d.id); link.hidden = false; }
+  const rows = lb?.rows || [];
+  dailyBoard.replaceChildren();
+  if (!rows.length) { dailyBoard.append(h('li', { class: 'note' }, t('home.dailyEmpty'))); return; }
+  for (const r of rows) {
+    dailyBoard.append(h('li', { 'data-testid': 'daily-row' },
+      t('home.dailyRow', { place: r.placeText, name: r.name, toPar: r.toParText, thru: num(r.thru) })));
+  }
+}
+if (dailyBoard) {
+  refreshDaily();
+  setInterval(refreshDaily, 30000);
 }

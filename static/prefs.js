@@ -1,9 +1,35 @@
-// Display preferences shared by every page: four-colour suits.
+// What every page shares: four-colour suits, and the navigation showing
+// the account logged in as (its name, linking to its profile, and "Log
+// out") instead of "Log in".
+import { store } from './store.js';
+import { api } from './api.js';
+import { t } from './i18n.js';
+
 const box = document.getElementById('four-colour');
 const key = 'golf.fourColour';
 function apply(on) { document.body.classList.toggle('four', on); if (box) box.checked = on; }
-try { apply(localStorage.getItem(key) === '1'); } catch { /* storage may be off */ }
+apply(store.flag(key));
 box?.addEventListener('change', () => {
   apply(box.checked);
-  try { localStorage.setItem(key, box.checked ? '1' : '0'); } catch { /* ignore */ }
+  store.setFlag(key, box.checked);
+});
+
+const login = document.querySelector('[data-testid=nav-login]');
+const account = document.querySelector('[data-testid=nav-account]');
+const logout = document.querySelector('[data-testid=nav-logout]');
+
+// me is the account logged in as, or null for a guest.
+export const me = api('/api/account').catch(() => null);
+me.then((a) => {
+  if (!a?.name || !login) return;
+  login.hidden = true;
+  account.hidden = false;
+  account.href = '/@/' + encodeURIComponent(a.name);
+  account.textContent = a.name;
+  account.setAttribute('aria-label', t('nav.account', { name: a.name }));
+  logout.hidden = false;
+});
+logout?.addEventListener('click', async () => {
+  await api('/api/account/logout', { method: 'POST' }).catch(() => {});
+  location.assign('/');
 });

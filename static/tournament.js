@@ -5,13 +5,17 @@
 // computes standings itself.
 import { t, num } from './i18n.js';
 import { api, APIError, errorText, saveSeat, loadName, saveName } from './api.js';
-import { $, say } from './dom.js';
-import { renderBoard as drawBoard } from './board.js';
+import { $, h, say } from './dom.js';
+import { openSocket } from './socket.js';
+import { replayPlayer } from './replay.js';
+import { store } from './store.js';
+import { heldTag } from './held.js';
+import { matchText } from './words.js';
 
-const store = {
-  key: (id) => 'golf.tour.' + id,
-  load(id) { try { return JSON.parse(localStorage.getItem(this.key(id)) || '{}'); } catch { return {}; } },
-  save(id, v) { try { localStorage.setItem(this.key(id), JSON.stringify({ ...this.load(id), ...v })); } catch { /* ignore */ } },
+// What the browser keeps of a tournament: its entry and host tokens.
+const entry = {
+  load: (id) => store.getJSON('golf.tour.' + id, {}),
+  save: (id, v) => store.setJSON('golf.tour.' + id, { ...entry.load(id), ...v }),
 };
 
 function tourError(e) {
@@ -21,16 +25,6 @@ function tourError(e) {
   return errorText(e);
 }
 
-function el(tag, attrs = {}, ...children) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (k === 'text') e.textContent = v;
-    else if (k.startsWith('data-')) e.setAttribute(k, v);
-    else e[k] = v;
-  }
-  for (const c of children) e.append(c);
-  return e;
-}
 
 function fmtTime(s) {
   const d = new Date(s);
@@ -60,7 +54,7 @@ async function listPage() {
     if (host) saveName(host);
     try {
       const g = await api('/api/tournaments', { method: 'POST', body: { settings, name: host || undefined } });
-      store.save(g.id, { token: g.token, hostToken: g.hostToken, invite: g.invite, entrant: g.entrant });
+      entry.save(g.id, { token: g.token, hostToken: g.hostToken, invite: g.invite, entrant: g.entrant });
       location.assign('/t/' + g.id);
     } catch (e) {
       $('#tour-error').textContent = tourError(e);
@@ -72,10 +66,10 @@ async function listPage() {
     for (const st of ['live', 'upcoming', 'closed']) {
       const ul = $('#list-' + st);
       const items = list.filter((x) => x.status === st);
-      ul.replaceChildren(...(items.length ? items.map((x) => el('li', { 'data-testid': 'tour-item' },
-        el('a', { href: '/t/' + x.id, text: x.name }),
+      ul.replaceChildren(...(items.length ? items.map((x) => h('li', { 'data-testid': 'tour-item' },
+        h('a', { href: '/t/' + x.id }, x.name),
         ' · ' + rulesText(x.settings) + ' · ' + t('tour.entrants', { n: num(x.entrants) }),
-      )) : [el('li', { className: 'note', text: t('tour.listEmpty') })]));
+      )) : [h('li', { class: 'note' }, t('tour.listEmpty'))]));
     }
   };
   refresh();
@@ -86,11 +80,9 @@ async function listPage() {
 
 function tournamentPage(root) {
   const id = root.dataset.id;
-  let mine = store.load(id);
+  let mine = entry.load(id);
   let view = null;
   let page = 1;
-  let ws = null;
-  let backoff = 500;
   let watching = -1;
   let watchTimer = null;
   let countdown = null;
@@ -106,25 +98,20 @@ function tournamentPage(root) {
   }
   const fail = (e) => { $('#t-error').textContent = tourError(e); };
 
+  let socket = null;
   function connect() {
-    const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
-    const q = new URLSearchParams({ id, page: String(page), size: '20' });
-    if (mine.token) q.set('token', mine.token);
-    else if (mine.hostToken) q.set('token', mine.hostToken);
-    ws = new WebSocket(`${proto}//${location.host}/ws/tournament?${q}`);
-    ws.onmessage = (ev) => {
-      const m = JSON.parse(ev.data);
-      if (m.type === 'error') { $('#t-status').textContent = m.message; root.dataset.status = 'gone'; return; }
-      backoff = 500;
-      render(m);
-    };
-    ws.onclose = () => {
-      if (root.dataset.status === 'gone') return;
-      setTimeout(connect, backoff + Math.random() * backoff);
-      backoff = Math.min(backoff * 2, 10000);
-    };
+    socket = openSocket({
+      path: () => '/ws/tournament?' + new URLSearchParams({ id, page: String(page), size: '20' }),
+      // The token goes in the first message, never in the URL.
+      hello: () => ({ type: 'hello', token: mine.token || mine.hostToken || '' }),
+      onMessage: (m) => {
+        if (m.type === 'pong') return;
+        if (m.type === 'error') { $('#t-status').textContent = m.message; root.dataset.status = 'gone'; socket.stop(); return; }
+        render(m);
+      },
+    });
   }
-  function reconnect() { if (ws) { ws.onclose = null; ws.close(); } connect(); }
+  function reconnect() { socket.reconnect(); }
 
   function render(m) {
     view = m.view;
@@ -140,7 +127,7 @@ function tournamentPage(root) {
     $('#t-rules').textContent = rules;
     renderCountdown(v);
     $('#t-commitments').replaceChildren(...v.commitments.slice(0, v.settings.format === 'knockout' && v.bracket ? v.bracket.rounds.length : v.commitments.length)
-      .map((c, i) => el('li', { text: t('tour.commitmentOf', { n: i + 1, hash: c }) })));
+      .map((c, i) => h('li', {}, t('tour.commitmentOf', { n: i + 1, hash: c }))));
     const entered = v.you && v.you.entrant >= 0;
     $('#t-join').hidden = v.status !== 'upcoming' || entered;
     $('#t-invite-field').hidden = !v.settings.invite;
@@ -195,16 +182,15 @@ function tournamentPage(root) {
   }
 
   function rowItem(r, tag) {
-    const tr = el(tag, { 'data-testid': 'lb-row', 'data-entrant': String(r.entrant) });
+    const tr = h(tag, { 'data-testid': 'lb-row', 'data-entrant': r.entrant });
     const cells = [r.placeText, r.name, r.toParText, String(r.thru), r.today];
     if (tag === 'tr') {
-      for (const c of cells) tr.append(el('td', { text: c }));
-      const b = el('button', { type: 'button', className: 'small', text: t('tour.watchBtn') });
-      b.addEventListener('click', () => watch(r.entrant, r.name));
-      tr.append(el('td', {}, b));
+      cells.forEach((c, i) => tr.append(h('td', {}, c, i === 1 && r.held ? [' ', heldTag(r, 'lb-held')] : null)));
+      tr.append(h('td', {}, h('button', { type: 'button', class: 'small', onclick: () => watch(r.entrant, r.name) }, t('tour.watchBtn'))));
       if (view?.you?.entrant === r.entrant) tr.className = 'you';
     } else {
       tr.textContent = `${r.placeText}. ${r.name} ${r.toParText} (${t('tour.thru')} ${r.thru})`;
+      if (r.held) tr.append(' ', heldTag(r, 'lb-held'));
     }
     return tr;
   }
@@ -235,26 +221,31 @@ function tournamentPage(root) {
     }
     const br = live || v.bracket;
     const n = br.rounds.length;
-    $('#t-rounds').replaceChildren(...br.rounds.map((round, i) => el('section', { className: 'round' },
-      el('h3', { text: i === n - 1 ? t('tour.final.round') : t('tour.round', { n: i + 1 }) }),
-      el('ul', {}, ...round.map((m) => el('li', { 'data-testid': 'match' },
+    $('#t-rounds').replaceChildren(...br.rounds.map((round, i) => h('section', { class: 'round' },
+      h('h3', {}, i === n - 1 ? t('tour.final.round') : t('tour.round', { n: i + 1 })),
+      h('ul', {}, ...round.map((m) => h('li', { 'data-testid': 'match' },
         `${m.a || t('tour.tbd')} – ${m.b || (i === 0 ? t('tour.bye') : t('tour.tbd'))}` +
-        (m.decided ? ` · ${m.winner} (${m.result})` : m.status ? ` · ${m.status}` : '')))),
+        (m.decided ? ` · ${m.winner} (${m.result})` : m.live ? ` · ${liveText(m)}` : m.status ? ` · ${m.status}` : '')))),
     )));
+  }
+
+  // liveText is a live match's standing in the page's language (the
+  // server's status is English).
+  function liveText(m) {
+    return matchText({ match: m.live, rows: [{ seat: 0, name: m.a }, { seat: 1, name: m.b }] });
   }
 
   function renderFinal(v) {
     $('#t-final').hidden = false;
     $('#t-champion').textContent = v.champion ? t('tour.champion', { name: v.champion }) : '';
-    $('#t-seeds').replaceChildren(...(v.seeds || []).slice(0, v.bracket ? v.bracket.rounds.length : 1).map((s, i) => el('li', { text: t('tour.seedOf', { n: i + 1, seed: s }) })));
+    $('#t-seeds').replaceChildren(...(v.seeds || []).slice(0, v.bracket ? v.bracket.rounds.length : 1).map((s, i) => h('li', {}, t('tour.seedOf', { n: i + 1, seed: s }))));
     $('#t-records').href = `/api/tournaments/${id}/records`;
   }
 
   async function watch(n, name) {
     watching = n;
-    replay = null;
     shownSafe = '';
-    $('#t-replay-view')?.replaceChildren();
+    player.close();
     $('#t-watch').hidden = false;
     $('#t-watch-name').textContent = name;
     if (watchTimer) clearInterval(watchTimer);
@@ -262,7 +253,9 @@ function tournamentPage(root) {
       try {
         const w = await call(`/api/tournaments/${id}/entrants/${n}`);
         const r = w.row;
-        $('#t-watch-text').textContent = w.progress
+        $('#t-watch-text').textContent = w.progress?.wait
+          ? t('tour.watchHole', { hole: w.hole }) + ' ' + t('wait.tournament')
+          : w.progress
           ? t('tour.watchProgress', { hole: w.hole, cards: w.progress.cardsLeft, stock: w.progress.stockLeft, moves: w.progress.moves })
           : t('tour.watchIdle', { place: r.placeText || '–', toPar: r.toParText, thru: r.thru });
         renderWatchHoles(n, name);
@@ -275,67 +268,26 @@ function tournamentPage(root) {
   }
 
   // The watched entrant's safe holes (everyone still to play them has
-  // finished, or the tournament has closed) can be replayed board by board;
-  // the server refuses any other.
-  let replay = null;
+  // finished, or the tournament has closed) can be replayed board by board
+  // in the site's replay player; the server refuses any other.
+  const player = replayPlayer('t-replay');
   let shownSafe = '';
   function renderWatchHoles(n, name) {
-    let box = $('#t-watch-replay');
-    if (!box) {
-      box = el('div', { id: 't-watch-replay', 'data-testid': 't-watch-replay' });
-      $('#t-watch').append(box);
-    }
     const safe = view && view.settings.format !== 'knockout' ? (view.safe || []) : [];
     const key = JSON.stringify([n, safe]);
     if (key === shownSafe) return;
     shownSafe = key;
-    const buttons = safe.map((hole) => {
-      const b = el('button', { type: 'button', className: 'small', text: `${t('end.replay')} ${num(hole)}` });
-      b.dataset.hole = String(hole);
-      b.addEventListener('click', () => loadWatchReplay(n, name, hole));
-      return b;
-    });
-    const holes = el('p', { className: 'replay-holes' }, ...buttons);
-    if (!$('#t-replay-view')) box.append(holes, el('div', { id: 't-replay-view' }), el('p', { id: 't-replay-step' }));
-    else box.firstChild.replaceWith(holes);
+    $('#t-watch-replay').replaceChildren(...safe.map((hole) => h('button', {
+      type: 'button', class: 'small', 'data-hole': hole, onclick: () => loadWatchReplay(n, name, hole),
+    }, `${t('end.replay')} ${num(hole)}`)));
   }
 
   async function loadWatchReplay(n, name, hole) {
     try {
       const data = await call(`/api/tournaments/${id}/entrants/${n}/holes/${hole}/replay`);
-      replay = { ...data, boards: data.boards || [], i: 0, name, hole };
-      drawWatchReplay();
+      const game = view?.settings?.game;
+      player.show(data, { who: t('replay.who', { who: name, h: num(hole), score: num(data.score ?? 0) }), foundation: game === 'black-hole' || game === 'all-in-a-row' });
     } catch (e) { fail(e); }
-  }
-
-  function drawWatchReplay() {
-    if (!replay) return;
-    const last = replay.boards.length - 1;
-    const b = replay.boards[replay.i];
-    const step = t('end.step', { i: num(replay.i), n: num(last) });
-    const nav = (label, to) => {
-      const btn = el('button', { type: 'button', className: 'small', text: label });
-      btn.disabled = to < 0 || to > last || to === replay.i;
-      btn.addEventListener('click', () => { replay.i = to; drawWatchReplay(); say(t('end.step', { i: num(to), n: num(last) })); });
-      return btn;
-    };
-    const pane = $('#t-replay-view');
-    pane.tabIndex = 0;
-    pane.setAttribute('aria-label', t('replay.keys'));
-    pane.onkeydown = (e) => {
-      const go = { ArrowLeft: replay.i - 1, ArrowRight: replay.i + 1, Home: 0, End: last }[e.key];
-      if (go === undefined || go < 0 || go > last) return;
-      replay.i = go;
-      drawWatchReplay();
-      e.preventDefault();
-    };
-    const game = view?.settings?.game;
-    pane.replaceChildren(
-      el('p', { text: t('replay.who', { who: replay.name, h: num(replay.hole), score: num(replay.score ?? 0) }) }),
-      b ? drawBoard(b, { label: t('end.replay') + ': ' + step, foundation: game === 'black-hole' || game === 'all-in-a-row' }) : '',
-      el('p', {}, nav(t('replay.first'), 0), nav(t('end.prev'), replay.i - 1), nav(t('end.next'), replay.i + 1), nav(t('replay.last'), last)),
-    );
-    $('#t-replay-step').textContent = step;
   }
 
   $('#t-join-form').addEventListener('submit', async (ev) => {
@@ -345,8 +297,8 @@ function tournamentPage(root) {
     saveName(name);
     try {
       const g = await call(`/api/tournaments/${id}/join`, { method: 'POST', body: { name, invite: $('#t-join-invite').value.trim() || undefined } });
-      store.save(id, { token: g.token, entrant: g.entrant });
-      mine = store.load(id);
+      entry.save(id, { token: g.token, entrant: g.entrant });
+      mine = entry.load(id);
       $('#t-error').textContent = '';
       reconnect();
     } catch (e) { fail(e); }

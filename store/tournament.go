@@ -1,6 +1,9 @@
 package store
 
-import "context"
+import (
+	"context"
+	"time"
+)
 
 // Scored is a leaderboard member with its score; lower scores rank first,
 // equal scores by member.
@@ -19,8 +22,24 @@ type Tournaments interface {
 	// the list of tournaments. Data is opaque (JSON from the server).
 	SetTournament(ctx context.Context, id string, data []byte) error
 	// TournamentList returns at most limit listed tournaments (none for
-	// limit <= 0), the one listed first (by its first SetTournament) first.
+	// limit <= 0), newest first: the one listed last (by its first
+	// SetTournament) first, so that old ones never hide new ones.
 	TournamentList(ctx context.Context, limit int) ([]Listing, error)
+
+	// SetDue records when the tournament id next needs its clock (its
+	// start while upcoming, its close while live); a zero time forgets it
+	// (finished). Due returns at most limit ids due at or before until,
+	// soonest first, so a server's clock reads only the tournaments near
+	// their start or close instead of scanning the whole list.
+	SetDue(ctx context.Context, id string, at time.Time) error
+	Due(ctx context.Context, until time.Time, limit int) ([]string, error)
+
+	// CloseTournament makes the tournament id's listing, due time and
+	// leaderboard go ttl from now (the tournament closed; its log and
+	// snapshot expire through RoomLog.Expire). Until then they work as
+	// before; later SetScores keep the deadline. A ttl <= 0 removes them
+	// now.
+	CloseTournament(ctx context.Context, id string, ttl time.Duration) error
 
 	// SetScores adds or updates members of the leaderboard board.
 	SetScores(ctx context.Context, board string, scores ...Scored) error

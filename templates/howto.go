@@ -29,14 +29,21 @@ func exampleStandings() match.Standings {
 	}
 }
 
-// diagram is a row of cards with a caption, for the rules.
+// diagram is a row of cards with a caption (a catalogue key), for the
+// rules.
 type diagram struct {
-	Cards []string
-	Key   string
+	Cards []string `json:"cards"`
+	Key   string   `json:"key"`
 }
 
 var kingsDiagrams = []diagram{
 	{[]string{"QH", "KS"}, "set.kings.strict"},
 	{[]string{"KS", "QH"}, "set.kings.queen-on-king"},
 	{[]string{"KS", "AD", "2C"}, "set.kings.wrap"},
+}
+
+// howtoExamples is what howto.js draws: a board as the room's view has it,
+// the kings diagrams and a scorecard's standings.
+func howtoExamples() map[string]any {
+	return map[string]any{"board": exampleBoard(), "kings": kingsDiagrams, "standings": exampleStandings()}
 }

@@ -117,7 +117,7 @@ func (b *Bracket) ready(t *Tournament) []Notice {
 	for _, round := range b.Rounds {
 		for _, m := range round {
 			if m.Ready() {
-				out = append(out, Notice{Kind: "matchReady", Round: m.Round, Slot: m.Slot})
+				out = append(out, Notice{Kind: NoticeMatchReady, Round: m.Round, Slot: m.Slot})
 			}
 		}
 	}
@@ -205,10 +205,10 @@ func (t *Tournament) decided(ev Event) ([]Notice, error) {
 	}
 	t.Entrants[loser].Out = true
 	t.Bracket.decide(m, ev.Entrant, ev.Result)
-	notices := []Notice{{Kind: "advanced", Round: m.Round, Slot: m.Slot}}
+	notices := []Notice{{Kind: NoticeAdvanced, Round: m.Round, Slot: m.Slot}}
 	if m == t.Bracket.Final() {
 		t.Status, t.Closed, t.Reason = Closed, ev.At, "the final is decided"
-		return append(notices, Notice{Kind: "closed"}), nil
+		return append(notices, Notice{Kind: NoticeClosed}), nil
 	}
 	return append(notices, t.Bracket.ready(t)...), nil
 }

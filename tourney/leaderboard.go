@@ -21,12 +21,15 @@ type Row struct {
 	// Today is the hole the entrant plays next ("4"), "F" when finished.
 	Today  string `json:"today"`
 	Scores []*int `json:"scores"`
+	// Held: the entrant's results are held for fair-play review (a rated
+	// tournament only): the scores stand, their rating waits.
+	Held bool `json:"held,omitempty"`
 }
 
 // Line returns entrant i's row, without its place.
 func (t *Tournament) Line(i int) Row {
 	e := t.Entrants[i]
-	r := Row{Entrant: i, Name: e.Name, Scores: e.Scores}
+	r := Row{Entrant: i, Name: e.Name, Scores: e.Scores, Held: e.Held}
 	for _, s := range e.Scores {
 		if s != nil {
 			r.Total += *s

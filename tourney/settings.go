@@ -52,6 +52,23 @@ type Settings struct {
 	// Qualifying seeds a knockout by a stroke-play qualifying round over
 	// the same number of holes (on its own seed) instead of join order.
 	Qualifying bool `json:"qualifying,omitempty"`
+	// Accounts: entering needs an account, and each entrant is named by
+	// their account (the server sees to it), so with names unique in a
+	// tournament an account enters once.
+	Accounts bool `json:"accounts,omitempty"`
+	// MinRatedGames, with Accounts, is how many rated rounds of the game
+	// an account must have played to enter; 0 for none.
+	MinRatedGames int `json:"minRatedGames,omitempty"`
+	// Rated: when the tournament closes its entrants who finished every
+	// hole are rated by their final places among themselves (one rating
+	// period, pairwise results, as a stroke-play room). Needs accounts
+	// and stroke play.
+	Rated bool `json:"rated,omitempty"`
+	// LateEntry (stroke play with a closing time) keeps entries open
+	// until the close; then no hole is safe (no records, replays or
+	// deals of anyone's hole are shown) before the close, since a late
+	// entrant plays the same deals.
+	LateEntry bool `json:"lateEntry,omitempty"`
 }
 
 // Limits.
@@ -102,6 +119,15 @@ func (s Settings) Validate() error {
 	}
 	if s.Qualifying && s.Format != Knockout {
 		return bad("a qualifying round is for knockouts")
+	}
+	if s.MinRatedGames < 0 || s.MinRatedGames > 0 && !s.Accounts {
+		return bad("minRatedGames is 0 or more, and needs accounts: true")
+	}
+	if s.LateEntry && (s.Format != Stroke || s.Closes.IsZero()) {
+		return bad("late entry needs stroke play and a closing time")
+	}
+	if s.Rated && (!s.Accounts || s.Format != Stroke) {
+		return bad("a rated tournament needs accounts: true and stroke play")
 	}
 	if s.Difficulty < 0 || s.Difficulty > int(golf.Expert) {
 		return bad("difficulty must be 0 (any) or 1 (easy) to %d (expert)", golf.Expert)

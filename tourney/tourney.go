@@ -4,11 +4,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"golfsolitaire/golf"
 	"golfsolitaire/match"
+	"golfsolitaire/names"
 )
 
 // Status is where a tournament is in its life.
@@ -33,6 +33,9 @@ var (
 	ErrClosed         = errors.New("tourney: the tournament has closed")
 	ErrNoEntrant      = errors.New("tourney: no such entrant")
 	ErrNoChange       = errors.New("tourney: nothing to change")
+	// ErrAccountEntered refuses a second entry from an account that
+	// already holds one (another name, another token: a second tab).
+	ErrAccountEntered = errors.New("tourney: this account already has an entry")
 	ErrBadEvent       = errors.New("tourney: bad event")
 )
 
@@ -49,6 +52,10 @@ const (
 	KindMatch   Kind = "match"   // a knockout match's room
 	KindDecided Kind = "decided" // a knockout match is decided
 	KindClose   Kind = "close"
+	// KindHeld marks entrant Entrant's results as held for fair-play
+	// review, or no longer (Held), in a rated tournament: appended by the
+	// server from the fair-play store (docs/fairplay.md).
+	KindHeld Kind = "held"
 )
 
 // Event is one entry of a tournament's log. Only the fields of its kind
@@ -67,6 +74,11 @@ type Event struct {
 	// token hash, by the clock none.
 	Name  string `json:"name,omitempty"`
 	Token string `json:"token,omitempty"`
+	// join: the id of the account the entrant was logged in with (0 for a
+	// guest); an account holds one entry.
+	Account int64 `json:"account,omitempty"`
+	// held
+	Held bool `json:"held,omitempty"`
 	// room, result, decided
 	Entrant int    `json:"entrant,omitempty"`
 	Room    string `json:"room,omitempty"`
@@ -81,11 +93,23 @@ type Event struct {
 	Reason string `json:"reason,omitempty"`
 }
 
+// NoticeKind names a Notice.
+type NoticeKind string
+
+// The notices of a tournament's events.
+const (
+	NoticeStarted    NoticeKind = "started"    // the tournament started
+	NoticeClosed     NoticeKind = "closed"     // the tournament closed
+	NoticeQualified  NoticeKind = "qualified"  // the qualifying round is over
+	NoticeMatchReady NoticeKind = "matchReady" // the match at Round, Slot can start
+	NoticeAdvanced   NoticeKind = "advanced"   // the match at Round, Slot was decided
+)
+
 // Notice is a consequence of an event.
 type Notice struct {
-	Kind  string `json:"kind"` // started, closed, matchReady, advanced
-	Round int    `json:"round,omitempty"`
-	Slot  int    `json:"slot,omitempty"`
+	Kind  NoticeKind `json:"kind"`
+	Round int        `json:"round,omitempty"`
+	Slot  int        `json:"slot,omitempty"`
 }
 
 // Entrant is one player of a tournament.
@@ -102,6 +126,13 @@ type Entrant struct {
 	Last   time.Time `json:"last,omitzero"`
 	Seed   int       `json:"seed,omitempty"` // knockout seed, 1 is the best
 	Out    bool      `json:"out,omitempty"`  // knocked out
+	// Account is the id of the account the entrant was logged in with
+	// when entering (0 for a guest); never shown. Fair-play evidence and
+	// ratings key on it, and an account holds one entry.
+	Account int64 `json:"account,omitempty"`
+	// Held: the entrant's results in this rated tournament are held for
+	// fair-play review (KindHeld); shown on their leaderboard row.
+	Held bool `json:"held,omitempty"`
 }
 
 // Tournament is the whole state of a tournament. Change it only with Apply.
@@ -123,6 +154,8 @@ type Tournament struct {
 	Bracket  *Bracket    `json:"bracket,omitempty"`
 	// Phase is "qualifying" while a knockout's qualifying round is played.
 	Phase string `json:"phase,omitempty"`
+	// Active is the time of the latest event (IdleLimit).
+	Active time.Time `json:"active,omitzero"`
 
 	byToken map[string]int
 	byRoom  map[string]int
@@ -195,9 +228,15 @@ func New(ev Event) (*Tournament, error) {
 	if ev.Settings.Invite && len(ev.Invite) != 64 {
 		return nil, fmt.Errorf("%w: an invitation tournament needs an invitation code", ErrBadEvent)
 	}
+	if st := ev.Settings.Starts; !st.IsZero() && st.After(ev.At.Add(MaxAhead)) {
+		return nil, fmt.Errorf("%w: starts at most %d days ahead", ErrInvalid, MaxAhead/(24*time.Hour))
+	}
+	if cl := ev.Settings.Closes; !cl.IsZero() && cl.After(ev.Settings.Starts.Add(MaxAhead)) {
+		return nil, fmt.Errorf("%w: closes at most %d days after the start", ErrInvalid, MaxAhead/(24*time.Hour))
+	}
 	t := &Tournament{
 		ID: ev.ID, Settings: *ev.Settings, Created: ev.At, Version: 1, Status: Upcoming,
-		Host: ev.Host, Invite: ev.Invite, Seeds: ev.Seeds, Entrants: []*Entrant{},
+		Host: ev.Host, Invite: ev.Invite, Seeds: ev.Seeds, Entrants: []*Entrant{}, Active: ev.At,
 	}
 	t.index()
 	return t, nil
@@ -309,6 +348,8 @@ func (t *Tournament) Apply(ev Event) ([]Notice, error) {
 		notices, err = t.decided(ev)
 	case KindClose:
 		notices, err = t.close(ev)
+	case KindHeld:
+		err = t.held(ev)
 	default:
 		err = fmt.Errorf("%w: unknown kind %q", ErrBadEvent, ev.Kind)
 	}
@@ -316,13 +357,17 @@ func (t *Tournament) Apply(ev Event) ([]Notice, error) {
 		return nil, err
 	}
 	t.Version++
+	if ev.At.After(t.Active) {
+		t.Active = ev.At
+	}
 	return notices, nil
 }
 
 // CheckJoin reports whether someone may enter now with the name, token
-// hash and invitation code hash: the checks of a join event.
-func (t *Tournament) CheckJoin(name, token, invite string) error {
-	if t.Status != Upcoming {
+// hash, invitation code hash and account id (0 for a guest): the checks
+// of a join event.
+func (t *Tournament) CheckJoin(name, token, invite string, account int64) error {
+	if t.Status != Upcoming && !(t.Settings.LateEntry && t.Status == Live) {
 		return fmt.Errorf("%w: entries close when play starts", ErrNotOpen)
 	}
 	if t.Settings.Invite && invite != t.Invite {
@@ -337,29 +382,72 @@ func (t *Tournament) CheckJoin(name, token, invite string) error {
 	if _, ok := t.byToken[token]; ok {
 		return ErrAlreadyEntered
 	}
+	if account < 0 {
+		return fmt.Errorf("%w: bad account id", ErrBadEvent)
+	}
+	if i := t.EntrantOfAccount(account); i >= 0 {
+		return fmt.Errorf("%w: as %q", ErrAccountEntered, t.Entrants[i].Name)
+	}
 	clean, err := match.CleanName(name)
 	if err != nil {
 		return fmt.Errorf("%w: %w", ErrInvalid, err)
 	}
+	if names.Reserved(clean) {
+		return fmt.Errorf("%w: names with the word \"Bot\" are kept for the bots a host adds", ErrInvalid)
+	}
 	for _, e := range t.Entrants {
-		if strings.EqualFold(e.Name, clean) {
-			return ErrNameTaken
+		if names.Confusable(e.Name, clean) {
+			return fmt.Errorf("%w: %q is too like %q", ErrNameTaken, clean, e.Name)
 		}
 	}
 	return nil
 }
 
 func (t *Tournament) join(ev Event) error {
-	if err := t.CheckJoin(ev.Name, ev.Token, ev.Invite); err != nil {
+	if err := t.CheckJoin(ev.Name, ev.Token, ev.Invite, ev.Account); err != nil {
 		return err
 	}
-	if !t.Settings.Starts.IsZero() && !ev.At.Before(t.Settings.Starts) {
+	if !t.Settings.LateEntry && !t.Settings.Starts.IsZero() && !ev.At.Before(t.Settings.Starts) {
 		return fmt.Errorf("%w: entries closed at the start time", ErrNotOpen)
 	}
+	if t.Settings.LateEntry && !ev.At.Before(t.Settings.Closes) {
+		return fmt.Errorf("%w: entries closed at the closing time", ErrNotOpen)
+	}
 	name, _ := match.CleanName(ev.Name)
-	e := &Entrant{Name: name, Token: ev.Token, Joined: ev.At, Scores: make([]*int, t.Settings.Holes), Ends: make([]string, t.Settings.Holes)}
+	e := &Entrant{Name: name, Token: ev.Token, Joined: ev.At, Scores: make([]*int, t.Settings.Holes), Ends: make([]string, t.Settings.Holes), Account: ev.Account}
 	t.Entrants = append(t.Entrants, e)
 	t.byToken[ev.Token] = len(t.Entrants) - 1
+	return nil
+}
+
+// EntrantOfAccount returns the entrant entered by the account, or -1 (always
+// -1 for 0, a guest).
+func (t *Tournament) EntrantOfAccount(account int64) int {
+	if account == 0 {
+		return -1
+	}
+	for i, e := range t.Entrants {
+		if e.Account == account {
+			return i
+		}
+	}
+	return -1
+}
+
+// held marks an entrant's results as held for review, or no longer: only
+// in a rated tournament (nothing else of a tournament is held).
+func (t *Tournament) held(ev Event) error {
+	e, err := t.entrant(ev.Entrant)
+	if err != nil {
+		return err
+	}
+	if !t.Settings.Rated {
+		return fmt.Errorf("%w: only a rated tournament's results are held for review", ErrInvalid)
+	}
+	if e.Held == ev.Held {
+		return ErrNoChange
+	}
+	e.Held = ev.Held
 	return nil
 }
 
@@ -378,13 +466,13 @@ func (t *Tournament) start(ev Event) ([]Notice, error) {
 	if !byClock && !t.host(ev) {
 		return nil, ErrNotHost
 	}
-	notices := []Notice{{Kind: "started"}}
+	notices := []Notice{{Kind: NoticeStarted}}
 	if t.Settings.Format == Knockout {
 		if len(t.Entrants) < 2 {
 			if byClock {
 				// Nobody to play: the knockout closes at once.
 				t.Status, t.Started, t.Closed, t.Reason = Closed, ev.At, ev.At, "too few entrants"
-				return []Notice{{Kind: "closed"}}, nil
+				return []Notice{{Kind: NoticeClosed}}, nil
 			}
 			return nil, fmt.Errorf("%w: a knockout needs at least 2 entrants", ErrNotStarted)
 		}
@@ -486,7 +574,7 @@ func (t *Tournament) result(ev Event) ([]Notice, error) {
 	}
 	if t.done[t.Settings.Holes-1] == len(t.Entrants) {
 		t.Status, t.Closed, t.Reason = Closed, ev.At, "every entrant has finished"
-		return []Notice{{Kind: "closed"}}, nil
+		return []Notice{{Kind: NoticeClosed}}, nil
 	}
 	return nil, nil
 }
@@ -496,6 +584,9 @@ func (t *Tournament) close(ev Event) ([]Notice, error) {
 		return nil, ErrNoChange
 	}
 	byClock := ev.Token == "" && !t.Settings.Closes.IsZero() && !ev.At.Before(t.Settings.Closes)
+	if d, ok := t.idleDeadline(); ok && ev.Token == "" && !ev.At.Before(d) {
+		byClock = true
+	}
 	if !byClock && !t.host(ev) {
 		return nil, ErrNotHost
 	}
@@ -506,7 +597,7 @@ func (t *Tournament) close(ev Event) ([]Notice, error) {
 			t.Reason = "closing time"
 		}
 	}
-	return []Notice{{Kind: "closed"}}, nil
+	return []Notice{{Kind: NoticeClosed}}, nil
 }
 
 // Due returns the event the clock makes due at time at (a scheduled start
@@ -515,11 +606,43 @@ func (t *Tournament) Due(at time.Time) (Event, bool) {
 	switch {
 	case t.Status == Upcoming && !t.Settings.Starts.IsZero() && !at.Before(t.Settings.Starts):
 		return Event{Kind: KindStart, At: at}, true
-	case t.Status == Live && !t.Settings.Closes.IsZero() && !at.Before(t.Settings.Closes):
+	case t.Status == Live && !t.Settings.Closes.IsZero() && !at.Before(t.Settings.Closes.Add(ResultGrace)):
 		return Event{Kind: KindClose, At: at}, true
+	}
+	if d, ok := t.idleDeadline(); ok && !at.Before(d) {
+		return Event{Kind: KindClose, At: at, Reason: idleReason}, true
 	}
 	return Event{}, false
 }
+
+// IdleLimit is how long a tournament that nothing else would end (one
+// with no start time that nobody starts, or live with no closing time)
+// waits for its next event before the clock closes it. MaxAhead bounds
+// how far ahead a start time, and a closing time after the start, may be.
+// So every tournament closes, and then expires (the server's tournament
+// time to live), however it was set up.
+const (
+	IdleLimit = 24 * time.Hour
+	MaxAhead  = 90 * 24 * time.Hour
+)
+
+const idleReason = "no activity for a day"
+
+// idleDeadline is when the clock closes an idle tournament that no start
+// or closing time will change.
+func (t *Tournament) idleDeadline() (time.Time, bool) {
+	if t.Status == Upcoming && t.Settings.Starts.IsZero() || t.Status == Live && t.Settings.Closes.IsZero() {
+		return t.Active.Add(IdleLimit), true
+	}
+	return time.Time{}, false
+}
+
+// ResultGrace is how long after its closing time the clock closes a
+// tournament. A result counts when its hole ended (the result's At)
+// before the closing time; the grace lets the results of holes that
+// ended just before it arrive (from the room's instance, a moment later)
+// before the tournament closes for good.
+const ResultGrace = 3 * time.Second
 
 // NextDeadline is when the clock next changes the tournament.
 func (t *Tournament) NextDeadline() (time.Time, bool) {
@@ -527,9 +650,9 @@ func (t *Tournament) NextDeadline() (time.Time, bool) {
 	case t.Status == Upcoming && !t.Settings.Starts.IsZero():
 		return t.Settings.Starts, true
 	case t.Status == Live && !t.Settings.Closes.IsZero():
-		return t.Settings.Closes, true
+		return t.Settings.Closes.Add(ResultGrace), true
 	}
-	return time.Time{}, false
+	return t.idleDeadline()
 }
 
 // Safe reports whether hole n's boards and records (of round r in a
@@ -541,6 +664,11 @@ func (t *Tournament) Safe(r, n int) bool {
 	case Closed:
 		return true
 	case Upcoming:
+		return false
+	}
+	if t.Settings.LateEntry {
+		// Someone may still enter and play any hole: nothing is safe
+		// before the close.
 		return false
 	}
 	strokeRound := 1
@@ -579,7 +707,7 @@ func (t *Tournament) seedBracket() []Notice {
 	for s, i := range order {
 		t.Entrants[i].Seed = s + 1
 	}
-	return append([]Notice{{Kind: "qualified"}}, t.Bracket.ready(t)...)
+	return append([]Notice{{Kind: NoticeQualified}}, t.Bracket.ready(t)...)
 }
 
 // SafeHoles lists the safe holes of a stroke-play tournament (or of a

@@ -249,6 +249,36 @@ func TestAutoCloseAndClock(t *testing.T) {
 	}
 }
 
+// TestResultGrace: a hole that ended just before the closing time counts
+// when its result arrives after it, until the clock closes the tournament
+// ResultGrace later; a hole that ended at the closing time does not.
+func TestResultGrace(t *testing.T) {
+	s := DefaultSettings()
+	s.Starts, s.Closes = t0.Add(time.Minute), t0.Add(time.Hour)
+	tr := newTournament(t, s)
+	joinN(t, tr, 2)
+	apply(t, tr, Event{Kind: KindStart, At: s.Starts})
+	if _, ok := tr.Due(s.Closes); ok {
+		t.Fatal("the clock closes at the closing time: a result on its way is lost")
+	}
+	if d, _ := tr.NextDeadline(); !d.Equal(s.Closes.Add(ResultGrace)) {
+		t.Fatalf("next deadline %v, want the closing time and the grace", d)
+	}
+	// Ended a millisecond before the closing time, posted a second after.
+	apply(t, tr, Event{Kind: KindResult, At: s.Closes.Add(-time.Millisecond), Entrant: 0, Hole: 1, Score: 4})
+	if _, err := tr.Apply(Event{Kind: KindResult, At: s.Closes, Entrant: 1, Hole: 1, Score: 3}); !errors.Is(err, ErrClosed) {
+		t.Fatalf("a hole that ended at the closing time: %v, want ErrClosed", err)
+	}
+	ev, ok := tr.Due(s.Closes.Add(ResultGrace))
+	if !ok || ev.Kind != KindClose {
+		t.Fatalf("Due after the grace = %v %v", ev, ok)
+	}
+	apply(t, tr, ev)
+	if tr.Status != Closed || tr.Entrants[0].Scores[0] == nil || *tr.Entrants[0].Scores[0] != 4 {
+		t.Fatalf("status %s, entrant 0's hole 1 %v", tr.Status, tr.Entrants[0].Scores[0])
+	}
+}
+
 func TestLeaderboard(t *testing.T) {
 	s := DefaultSettings()
 	tr := newTournament(t, s)
@@ -559,5 +589,63 @@ func TestDealChoiceAndBest(t *testing.T) {
 	v := tr.View(-1, false)
 	if len(v.Best) != 1 || v.Best[0].Hole != 1 || v.Best[0].Best > 0 {
 		t.Fatalf("best of safe hole 1 of a winnableOnly tournament: %+v (safe %v)", v.Best, v.Safe)
+	}
+}
+
+// TestOneEntryPerAccount: an account holds one entry whatever the name or
+// token; guests (account 0) are not matched with each other.
+func TestOneEntryPerAccount(t *testing.T) {
+	tr := newTournament(t, DefaultSettings())
+	apply(t, tr, Event{Kind: KindJoin, At: t0, Name: "Ana", Token: hash("a"), Account: 7})
+	apply(t, tr, Event{Kind: KindJoin, At: t0, Name: "Gus", Token: hash("g")})
+	apply(t, tr, Event{Kind: KindJoin, At: t0, Name: "Hal", Token: hash("h")})
+	v := tr.Version
+	if _, err := tr.Apply(Event{Kind: KindJoin, At: t0, Name: "Zed", Token: hash("z"), Account: 7}); !errors.Is(err, ErrAccountEntered) {
+		t.Fatalf("second entry of account 7: %v, want ErrAccountEntered", err)
+	}
+	if _, err := tr.Apply(Event{Kind: KindJoin, At: t0, Name: "Zed", Token: hash("z"), Account: -1}); !errors.Is(err, ErrBadEvent) {
+		t.Fatalf("negative account: %v, want ErrBadEvent", err)
+	}
+	if tr.Version != v || len(tr.Entrants) != 3 {
+		t.Fatalf("refused joins changed the tournament: v%d, %d entrants", tr.Version, len(tr.Entrants))
+	}
+	if got := tr.EntrantOfAccount(7); got != 0 {
+		t.Fatalf("EntrantOfAccount(7) = %d, want 0", got)
+	}
+	if got := tr.EntrantOfAccount(0); got != -1 {
+		t.Fatalf("EntrantOfAccount(0) = %d, want -1 (guests are no one's)", got)
+	}
+	b, _ := tr.Encode()
+	back, err := Decode(b)
+	if err != nil || back.Entrants[0].Account != 7 {
+		t.Fatalf("the account does not survive a snapshot: %v %+v", err, back.Entrants[0])
+	}
+}
+
+// TestHeldMark: only a rated tournament's entrants are marked held, and
+// the mark shows on their leaderboard row.
+func TestHeldMark(t *testing.T) {
+	casual := newTournament(t, DefaultSettings())
+	joinN(t, casual, 1)
+	if _, err := casual.Apply(Event{Kind: KindHeld, At: t0, Entrant: 0, Held: true}); !errors.Is(err, ErrInvalid) {
+		t.Fatalf("held in a casual tournament: %v, want ErrInvalid", err)
+	}
+	s := DefaultSettings()
+	s.Accounts, s.Rated = true, true
+	tr := newTournament(t, s)
+	joinN(t, tr, 2)
+	if _, err := tr.Apply(Event{Kind: KindHeld, At: t0, Entrant: 5, Held: true}); !errors.Is(err, ErrNoEntrant) {
+		t.Fatalf("held for no entrant: %v", err)
+	}
+	apply(t, tr, Event{Kind: KindHeld, At: t0, Entrant: 1, Held: true})
+	if _, err := tr.Apply(Event{Kind: KindHeld, At: t0, Entrant: 1, Held: true}); !errors.Is(err, ErrNoChange) {
+		t.Fatalf("held twice: %v, want ErrNoChange", err)
+	}
+	if !tr.Line(1).Held || tr.Line(0).Held {
+		t.Fatalf("rows: %+v %+v", tr.Line(0), tr.Line(1))
+	}
+	apply(t, tr, Event{Kind: KindHeld, At: t0, Entrant: 1})
+	if tr.Line(1).Held {
+		t.Fatal("the mark stayed after it was lifted")
 	}
 }

@@ -27,7 +27,7 @@ type View struct {
 	// Safe lists the holes (stroke play) whose records anyone may see.
 	Safe []int `json:"safe"`
 	// Best is the best possible score of each safe stroke hole (the
-	// solver's, as in rooms: match.SolveDeal), never of a hole that is not
+	// solver's, as in rooms: match.Analyzer.Solve), never of a hole that is not
 	// safe.
 	Best []match.HoleBest `json:"best,omitempty"`
 	// SafeRounds lists the knockout rounds whose records anyone may see.
@@ -70,8 +70,10 @@ type MatchView struct {
 	Winner  string `json:"winner,omitempty"`
 	Result  string `json:"result,omitempty"`
 	// Status is the live match text ("Ana 2 UP thru 5"), filled by the
-	// server from the room.
-	Status string `json:"status,omitempty"`
+	// server from the room; Live is the same standing as fields (seat 0
+	// is A, seat 1 B), for a page to put in its own language.
+	Status string             `json:"status,omitempty"`
+	Live   *match.MatchStatus `json:"live,omitempty"`
 }
 
 // View returns what the viewer (an entrant, or -1) may know now; host says

@@ -22,7 +22,7 @@ func (h *handler) tournamentPages(m *http.ServeMux) {
 	}, "tour.listTitle"))
 	m.HandleFunc("GET /t/{id}", h.page(func(p templates.Page, r *http.Request) (templ.Component, int) {
 		id := r.PathValue("id")
-		if !tournamentID.MatchString(id) {
+		if !tournamentID.MatchString(id) || !h.exists(r.Context(), strings.ToUpper(id)) {
 			return templates.NotFound(p), http.StatusNotFound
 		}
 		return templates.Tournament(p, strings.ToUpper(id)), http.StatusOK

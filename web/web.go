@@ -7,20 +7,23 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
+	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"io/fs"
 	"log/slog"
 	"mime"
 	"net/http"
 	"path"
-	"regexp"
 	"strings"
 	"time"
 
 	"github.com/a-h/templ"
 
+	"golfsolitaire/roomcode"
 	"golfsolitaire/static"
+	"golfsolitaire/store"
 	"golfsolitaire/templates"
 )
 
@@ -34,6 +37,15 @@ type Options struct {
 	Assets fs.FS
 	// Logger defaults to slog.Default().
 	Logger *slog.Logger
+	// Exists, when set, reports whether a room code or tournament id is in
+	// the store: /r/{code}, /watch/{code} and /t/{id} answer 404 (the
+	// not-found page, which offers the lobby) when it reports false. When
+	// it fails, the page is served as usual (its script reports a room
+	// that is gone).
+	Exists func(ctx context.Context, id string) (bool, error)
+	// Players is the account store the profile pages read; nil: every
+	// profile is a 404.
+	Players Players
 }
 
 // LangCookie is the cookie that keeps the chosen language.
@@ -50,6 +62,7 @@ type handler struct {
 	opts      Options
 	assets    map[string]*asset
 	importMap string
+	csp       string // the pages' Content-Security-Policy
 	started   time.Time
 }
 
@@ -80,19 +93,20 @@ func New(opts Options) http.Handler {
 	}, "howto.title"))
 	m.HandleFunc("GET /r/{code}", h.page(func(p templates.Page, r *http.Request) (templ.Component, int) {
 		code, ok := roomCode(r.PathValue("code"))
-		if !ok {
+		if !ok || !h.exists(r.Context(), code) {
 			return templates.NotFound(p), http.StatusNotFound
 		}
 		return templates.Room(p, code, false), http.StatusOK
 	}, "room.code"))
 	m.HandleFunc("GET /watch/{code}", h.page(func(p templates.Page, r *http.Request) (templ.Component, int) {
 		code, ok := roomCode(r.PathValue("code"))
-		if !ok {
+		if !ok || !h.exists(r.Context(), code) {
 			return templates.NotFound(p), http.StatusNotFound
 		}
 		return templates.Room(p, code, true), http.StatusOK
 	}, "watch.boards"))
 	h.tournamentPages(m)
+	h.accountPages(m)
 	m.HandleFunc("GET /static/{file}", h.static)
 	m.HandleFunc("/", h.page(func(p templates.Page, r *http.Request) (templ.Component, int) {
 		return templates.NotFound(p), http.StatusNotFound
@@ -100,15 +114,44 @@ func New(opts Options) http.Handler {
 	return m
 }
 
-// codePattern is what a room code in a path may look like; the server
-// decides whether the room exists.
-var codePattern = regexp.MustCompile(`^[0-9A-Za-z-]{1,16}$`)
+// Loader is the part of store.Store that StoreExists needs.
+type Loader interface {
+	Load(ctx context.Context, room string) (store.Snapshot, error)
+}
 
-func roomCode(s string) (string, bool) {
-	if !codePattern.MatchString(s) {
-		return "", false
+var _ Loader = store.Store(nil)
+
+// StoreExists is an Options.Exists that asks the store: rooms and
+// tournaments are both kept under their code or id.
+func StoreExists(st Loader) func(ctx context.Context, id string) (bool, error) {
+	return func(ctx context.Context, id string) (bool, error) {
+		_, err := st.Load(ctx, id)
+		if errors.Is(err, store.ErrNotFound) {
+			return false, nil
+		}
+		return err == nil, err
 	}
-	return strings.ToUpper(s), true
+}
+
+// exists asks Options.Exists; without it, or when it fails, every id
+// exists.
+func (h *handler) exists(ctx context.Context, id string) bool {
+	if h.opts.Exists == nil {
+		return true
+	}
+	ok, err := h.opts.Exists(ctx, id)
+	if err != nil {
+		h.opts.Logger.Warn("web: checking whether a room exists", "id", id, "err", err)
+		return true
+	}
+	return ok
+}
+
+// roomCode reads a room code in a path as the server does (package
+// roomcode); the store decides whether the room exists.
+func roomCode(s string) (string, bool) {
+	code := roomcode.Normalize(s)
+	return code, code != ""
 }
 
 // load reads and hashes the assets and builds the import map, so modules
@@ -137,6 +180,21 @@ func (h *handler) load() {
 	})
 	b, _ := json.Marshal(map[string]any{"imports": imports})
 	h.importMap = string(b)
+	h.csp = contentSecurityPolicy(h.importMap)
+}
+
+// contentSecurityPolicy is the pages' policy: scripts, styles, images and
+// connections from the site only; no inline script but the import map,
+// allowed by its hash (the i18n catalogue is a JSON data block, which is
+// never run); no framing; no inline style at all (neither <style> nor
+// style="" attributes: the scripts set the board's custom properties
+// through the CSSOM, which the policy does not restrict).
+func contentSecurityPolicy(importMap string) string {
+	// The import map as templates.importMap writes it.
+	sum := sha256.Sum256([]byte(strings.ReplaceAll(importMap, "<", `\u003c`)))
+	return "default-src 'self'; script-src 'self' 'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'; " +
+		"style-src 'self'; img-src 'self' data:; connect-src 'self'; " +
+		"object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 }
 
 // url is an asset's content-addressed URL.
@@ -212,6 +270,8 @@ func (h *handler) page(view func(templates.Page, *http.Request) (templ.Component
 		}
 		hd := w.Header()
 		hd.Set("Content-Type", "text/html; charset=utf-8")
+		hd.Set("Content-Security-Policy", h.csp)
+		hd.Set("X-Frame-Options", "DENY")
 		hd.Set("Content-Language", lang)
 		hd.Set("Vary", "Accept-Language, Cookie")
 		hd.Set("Cache-Control", "no-cache")

@@ -1,6 +1,7 @@
 package web_test
 
 import (
+	"context"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -130,5 +131,51 @@ func TestStaticAssets(t *testing.T) {
 	res, _ = get(t, h, "/static/nope.js")
 	if res.StatusCode != 404 {
 		t.Errorf("missing asset: %d", res.StatusCode)
+	}
+}
+
+// TestMissingRoomsAre404: with Exists, a room or tournament the store does
+// not hold is a 404 page that offers the lobby; one it holds is served.
+func TestMissingRoomsAre404(t *testing.T) {
+	known := map[string]bool{"ABC-DEF-GHJ": true, "T123456789": true}
+	h := web.New(web.Options{Exists: func(_ context.Context, id string) (bool, error) { return known[id], nil }})
+	for _, tc := range []struct {
+		path   string
+		status int
+		testid string
+	}{
+		{"/r/abc-def-ghj", 200, "room"},
+		{"/watch/ABC-DEF-GHJ", 200, "room"},
+		{"/t/T123456789", 200, "tournament"},
+		{"/r/ZZZ-ZZZ-ZZZ", 404, "notfound"},
+		{"/watch/ZZZ-ZZZ-ZZZ", 404, "notfound"},
+		{"/t/T999999999", 404, "notfound"},
+	} {
+		res, body := get(t, h, tc.path)
+		if res.StatusCode != tc.status || !strings.Contains(body, `data-testid="`+tc.testid+`"`) {
+			t.Errorf("%s: status %d, want %d with %s", tc.path, res.StatusCode, tc.status, tc.testid)
+		}
+		if tc.status == 404 && !strings.Contains(body, `href="/"`) {
+			t.Errorf("%s: the 404 page does not offer the lobby", tc.path)
+		}
+	}
+}
+
+// TestNoInlineStyle: every page's Content-Security-Policy allows styles
+// from the site's stylesheet only (no 'unsafe-inline', no style-src-attr),
+// and no page's markup carries a style attribute or element it would
+// refuse.
+func TestNoInlineStyle(t *testing.T) {
+	h := web.New(web.Options{})
+	styleAttr := regexp.MustCompile(`(?i)<[a-z][^>]*\sstyle=|<style[\s>]`)
+	for _, path := range []string{"/", "/practice", "/how-to-play", "/r/ABC-DEF-GHJ", "/watch/ABC-DEF-GHJ", "/tournaments", "/t/abc", "/login", "/signup", "/nope"} {
+		res, body := get(t, h, path)
+		csp := res.Header.Get("Content-Security-Policy")
+		if !strings.Contains(csp, "style-src 'self';") || strings.Contains(csp, "unsafe-inline") || strings.Contains(csp, "style-src-attr") || strings.Contains(csp, "style-src-elem") {
+			t.Errorf("%s: Content-Security-Policy %q allows inline style", path, csp)
+		}
+		if m := styleAttr.FindString(body); m != "" {
+			t.Errorf("%s: inline style in the markup: %s", path, m)
+		}
 	}
 }

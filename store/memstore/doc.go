@@ -9,6 +9,12 @@
 // and by a cheap sweep on Create and Append; there is no background
 // goroutine.
 //
+// Like the Redis store, it keeps a room's snapshot only every
+// SnapshotEvery events when given a Replay, and folds the events after it
+// on Load, so the contract suite tests one behaviour on both. Bots carry
+// their due time in their record; closed tournaments go when their time
+// is up (checked whenever the tournaments are touched).
+//
 // Byte slices passed in are copied. Entries delivered to subscribers share
 // one copy between them and must not be modified.
 package memstore

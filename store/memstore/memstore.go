@@ -23,6 +23,13 @@ type Options struct {
 	Now func() time.Time
 	// Buffer is the size of each subscriber's channel. Default 64.
 	Buffer int
+	// Replay folds the events after a room's last snapshot in Load. With
+	// it, Append writes a room's snapshot only every SnapshotEvery events
+	// (store.SnapshotDue); without it, on every Append.
+	Replay store.Replay
+	// SnapshotEvery is how many events apart snapshots are written when
+	// Replay is set. Default 32; at most HistoryLen.
+	SnapshotEvery int
 }
 
 // sweepEvery bounds how often Create and Append scan all rooms for expired
@@ -46,18 +53,31 @@ type Store struct {
 	lastSweep time.Time
 	closed    bool
 
-	tour tournaments // tournament.go
+	tour       tournaments // tournament.go
+	*SeedPools             // seeds.go
 }
 
-var _ store.Store = (*Store)(nil)
+// Every part of store.Store, and the whole.
+var (
+	_ store.RoomLog     = (*Store)(nil)
+	_ store.Bus         = (*Store)(nil)
+	_ store.Lobby       = (*Store)(nil)
+	_ store.Matchmaker  = (*Store)(nil)
+	_ store.Bots        = (*Store)(nil)
+	_ store.Leases      = (*Store)(nil)
+	_ store.Tournaments = (*Store)(nil)
+	_ store.SeedPools   = (*Store)(nil)
+	_ store.Store       = (*Store)(nil)
+)
 
 type room struct {
 	version  int64
-	snapshot []byte
+	snapshot []byte // at version snapV
+	snapV    int64
 	log      []store.Entry // the last HistoryLen entries, oldest first
 	ttl      time.Duration
 	expires  time.Time
-	bots     map[string][]byte // SetBot records by bot id
+	bots     map[string]*botRecord // SetBot records by bot id (bots.go)
 }
 
 type lease struct {
@@ -84,7 +104,15 @@ func New(opts Options) *Store {
 	if opts.Buffer <= 0 {
 		opts.Buffer = 64
 	}
+	if opts.SnapshotEvery <= 0 {
+		opts.SnapshotEvery = 32
+	}
+	opts.SnapshotEvery = min(opts.SnapshotEvery, opts.HistoryLen)
+	if opts.Replay == nil {
+		opts.SnapshotEvery = 1
+	}
 	return &Store{
+		SeedPools: NewSeedPools(),
 		opts:      opts,
 		rooms:     make(map[string]*room),
 		listed:    make(map[string]listing),
@@ -161,7 +189,7 @@ func (s *Store) sweep(now time.Time) {
 	}
 }
 
-// Create implements store.Store.
+// Create implements store.RoomLog.
 func (s *Store) Create(ctx context.Context, code string, snapshot []byte, first []byte) error {
 	if err := s.lockOpen(ctx); err != nil {
 		return err
@@ -176,6 +204,7 @@ func (s *Store) Create(ctx context.Context, code string, snapshot []byte, first 
 	s.rooms[code] = &room{
 		version:  1,
 		snapshot: clone(snapshot),
+		snapV:    1,
 		log:      []store.Entry{e},
 		ttl:      s.opts.RoomTTL,
 		expires:  now.Add(s.opts.RoomTTL),
@@ -184,7 +213,7 @@ func (s *Store) Create(ctx context.Context, code string, snapshot []byte, first 
 	return nil
 }
 
-// Load implements store.Store.
+// Load implements store.RoomLog.
 func (s *Store) Load(ctx context.Context, code string) (store.Snapshot, error) {
 	if err := s.lockOpen(ctx); err != nil {
 		return store.Snapshot{}, err
@@ -194,10 +223,24 @@ func (s *Store) Load(ctx context.Context, code string) (store.Snapshot, error) {
 	if r == nil {
 		return store.Snapshot{}, fmt.Errorf("memstore: load %q: %w", code, store.ErrNotFound)
 	}
-	return store.Snapshot{Version: r.version, Data: clone(r.snapshot)}, nil
+	if r.snapV == r.version {
+		return store.Snapshot{Version: r.version, Data: clone(r.snapshot)}, nil
+	}
+	// The events after the snapshot: the log holds them (SnapshotEvery is
+	// at most HistoryLen).
+	tail := r.log[r.snapV+1-r.log[0].Version:]
+	evs := make([]store.Entry, len(tail))
+	for i, e := range tail {
+		evs[i] = store.Entry{Version: e.Version, Data: clone(e.Data)}
+	}
+	data, err := s.opts.Replay(code, clone(r.snapshot), evs)
+	if err != nil {
+		return store.Snapshot{}, fmt.Errorf("memstore: load %q: replaying %d events after version %d: %w", code, len(evs), r.snapV, err)
+	}
+	return store.Snapshot{Version: r.version, Data: data}, nil
 }
 
-// Append implements store.Store.
+// Append implements store.RoomLog.
 func (s *Store) Append(ctx context.Context, code string, expect int64, snapshot []byte, events ...[]byte) (int64, error) {
 	if err := s.lockOpen(ctx); err != nil {
 		return 0, err
@@ -212,7 +255,9 @@ func (s *Store) Append(ctx context.Context, code string, expect int64, snapshot 
 	if r.version != expect {
 		return 0, fmt.Errorf("memstore: append %q at %d, room at %d: %w", code, expect, r.version, store.ErrConflict)
 	}
-	r.snapshot = clone(snapshot)
+	if store.SnapshotDue(s.opts.SnapshotEvery, expect, len(events)) {
+		r.snapshot, r.snapV = clone(snapshot), expect+int64(len(events))
+	}
 	topic := roomTopic(code)
 	for _, data := range events {
 		r.version++
@@ -230,7 +275,7 @@ func (s *Store) Append(ctx context.Context, code string, expect int64, snapshot 
 	return r.version, nil
 }
 
-// Since implements store.Store.
+// Since implements store.RoomLog.
 func (s *Store) Since(ctx context.Context, code string, v int64) ([]store.Entry, error) {
 	if err := s.lockOpen(ctx); err != nil {
 		return nil, err
@@ -257,7 +302,7 @@ func (s *Store) Since(ctx context.Context, code string, v int64) ([]store.Entry,
 	return out, nil
 }
 
-// Subscribe implements store.Store.
+// Subscribe implements store.Bus.
 func (s *Store) Subscribe(ctx context.Context, code string) (store.Subscription, error) {
 	if err := s.lockOpen(ctx); err != nil {
 		return nil, err
@@ -269,7 +314,7 @@ func (s *Store) Subscribe(ctx context.Context, code string) (store.Subscription,
 	return s.subscribe(ctx, roomTopic(code)), nil
 }
 
-// Expire implements store.Store.
+// Expire implements store.RoomLog.
 func (s *Store) Expire(ctx context.Context, code string, ttl time.Duration) error {
 	if err := s.lockOpen(ctx); err != nil {
 		return err
@@ -289,7 +334,7 @@ func (s *Store) Expire(ctx context.Context, code string, ttl time.Duration) erro
 	return nil
 }
 
-// SetListing implements store.Store.
+// SetListing implements store.Lobby.
 func (s *Store) SetListing(ctx context.Context, code string, data []byte) error {
 	if err := s.lockOpen(ctx); err != nil {
 		return err
@@ -312,7 +357,7 @@ func (s *Store) SetListing(ctx context.Context, code string, data []byte) error 
 	return nil
 }
 
-// Listings implements store.Store.
+// Listings implements store.Lobby.
 func (s *Store) Listings(ctx context.Context, limit int) ([]store.Listing, error) {
 	if err := s.lockOpen(ctx); err != nil {
 		return nil, err
@@ -333,7 +378,7 @@ func (s *Store) Listings(ctx context.Context, limit int) ([]store.Listing, error
 		}
 		all = append(all, seqListing{l.seq, store.Listing{Room: code, Data: clone(l.data)}})
 	}
-	slices.SortFunc(all, func(a, b seqListing) int { return cmp.Compare(a.seq, b.seq) })
+	slices.SortFunc(all, func(a, b seqListing) int { return cmp.Compare(b.seq, a.seq) }) // newest first
 	out := make([]store.Listing, 0, min(limit, len(all)))
 	for _, l := range all {
 		if len(out) >= limit {
@@ -344,7 +389,7 @@ func (s *Store) Listings(ctx context.Context, limit int) ([]store.Listing, error
 	return out, nil
 }
 
-// Pair implements store.Store.
+// Pair implements store.Matchmaker.
 func (s *Store) Pair(ctx context.Context, key, ticket string) (string, bool, error) {
 	if err := s.lockOpen(ctx); err != nil {
 		return "", false, err
@@ -367,7 +412,7 @@ func (s *Store) Pair(ctx context.Context, key, ticket string) (string, bool, err
 	return partner, true, nil
 }
 
-// Unpair implements store.Store.
+// Unpair implements store.Matchmaker.
 func (s *Store) Unpair(ctx context.Context, key, ticket string) (bool, error) {
 	if err := s.lockOpen(ctx); err != nil {
 		return false, err
@@ -387,7 +432,7 @@ func (s *Store) Unpair(ctx context.Context, key, ticket string) (bool, error) {
 	return true, nil
 }
 
-// Notify implements store.Store.
+// Notify implements store.Bus.
 func (s *Store) Notify(ctx context.Context, topic string, data []byte) error {
 	if err := s.lockOpen(ctx); err != nil {
 		return err
@@ -397,7 +442,7 @@ func (s *Store) Notify(ctx context.Context, topic string, data []byte) error {
 	return nil
 }
 
-// Listen implements store.Store.
+// Listen implements store.Bus.
 func (s *Store) Listen(ctx context.Context, topic string) (store.Subscription, error) {
 	if err := s.lockOpen(ctx); err != nil {
 		return nil, err
@@ -408,6 +453,10 @@ func (s *Store) Listen(ctx context.Context, topic string) (store.Subscription, e
 
 // Ping implements store.Store.
 func (s *Store) Ping(ctx context.Context) error { return s.checkOpen(ctx) }
+
+// SnapshotEvery is how many events apart Append writes snapshots (1
+// without a Replay).
+func (s *Store) SnapshotEvery() int { return s.opts.SnapshotEvery }
 
 // Close ends every subscription; later calls return ErrClosed.
 func (s *Store) Close() error {

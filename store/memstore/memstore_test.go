@@ -15,7 +15,7 @@ import (
 func TestContract(t *testing.T) {
 	storetest.RunBackend(t, storetest.Backend{
 		New: func(t *testing.T, c storetest.Config) store.Store {
-			return memstore.New(memstore.Options{HistoryLen: c.HistoryLen, Now: c.Now})
+			return memstore.New(memstore.Options{HistoryLen: c.HistoryLen, Now: c.Now, Replay: c.Replay, SnapshotEvery: c.SnapshotEvery})
 		},
 		Configurable: true,
 		Advance:      func(*testing.T, time.Duration) {}, // the store reads the suite's clock

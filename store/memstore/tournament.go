@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+	"time"
 
 	"golfsolitaire/store"
 )
@@ -19,6 +20,46 @@ type tournaments struct {
 	listed  map[string]listing
 	listSeq int64
 	boards  map[string]*board
+	due     map[string]time.Time
+	expires map[string]time.Time // CloseTournament's deadlines
+}
+
+// prune removes what CloseTournament said goes by now. Callers hold t.mu.
+func (t *tournaments) prune(now time.Time) {
+	for id, at := range t.expires {
+		if !now.Before(at) {
+			delete(t.listed, id)
+			delete(t.boards, id)
+			delete(t.due, id)
+			delete(t.expires, id)
+		}
+	}
+}
+
+// lockTournaments takes the tournaments' lock, after pruning what expired.
+func (s *Store) lockTournaments(ctx context.Context) (*tournaments, error) {
+	if err := s.checkOpen(ctx); err != nil {
+		return nil, err
+	}
+	t := &s.tour
+	t.mu.Lock()
+	t.prune(s.opts.Now())
+	return t, nil
+}
+
+// CloseTournament implements store.Tournaments.
+func (s *Store) CloseTournament(ctx context.Context, id string, ttl time.Duration) error {
+	t, err := s.lockTournaments(ctx)
+	if err != nil {
+		return err
+	}
+	defer t.mu.Unlock()
+	if t.expires == nil {
+		t.expires = map[string]time.Time{}
+	}
+	t.expires[id] = s.opts.Now().Add(ttl)
+	t.prune(s.opts.Now())
+	return nil
 }
 
 // board is a sorted set: scores by member and the members in order.
@@ -49,11 +90,10 @@ func (b *board) set(m store.Scored) {
 
 // SetTournament implements store.Tournaments.
 func (s *Store) SetTournament(ctx context.Context, id string, data []byte) error {
-	if err := s.checkOpen(ctx); err != nil {
+	t, err := s.lockTournaments(ctx)
+	if err != nil {
 		return err
 	}
-	t := &s.tour
-	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.listed == nil {
 		t.listed = map[string]listing{}
@@ -74,11 +114,10 @@ func (s *Store) SetTournament(ctx context.Context, id string, data []byte) error
 
 // TournamentList implements store.Tournaments.
 func (s *Store) TournamentList(ctx context.Context, limit int) ([]store.Listing, error) {
-	if err := s.checkOpen(ctx); err != nil {
+	t, err := s.lockTournaments(ctx)
+	if err != nil {
 		return nil, err
 	}
-	t := &s.tour
-	t.mu.Lock()
 	defer t.mu.Unlock()
 	type seqListing struct {
 		seq int64
@@ -88,7 +127,7 @@ func (s *Store) TournamentList(ctx context.Context, limit int) ([]store.Listing,
 	for id, l := range t.listed {
 		all = append(all, seqListing{l.seq, store.Listing{Room: id, Data: clone(l.data)}})
 	}
-	slices.SortFunc(all, func(a, b seqListing) int { return cmp.Compare(a.seq, b.seq) })
+	slices.SortFunc(all, func(a, b seqListing) int { return cmp.Compare(b.seq, a.seq) }) // newest first
 	out := []store.Listing{}
 	for _, x := range all {
 		if len(out) >= limit {
@@ -101,11 +140,10 @@ func (s *Store) TournamentList(ctx context.Context, limit int) ([]store.Listing,
 
 // SetScores implements store.Tournaments.
 func (s *Store) SetScores(ctx context.Context, name string, scores ...store.Scored) error {
-	if err := s.checkOpen(ctx); err != nil {
+	t, err := s.lockTournaments(ctx)
+	if err != nil {
 		return err
 	}
-	t := &s.tour
-	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.boards == nil {
 		t.boards = map[string]*board{}
@@ -123,11 +161,10 @@ func (s *Store) SetScores(ctx context.Context, name string, scores ...store.Scor
 
 // Rank implements store.Tournaments.
 func (s *Store) Rank(ctx context.Context, name, member string) (int64, float64, error) {
-	if err := s.checkOpen(ctx); err != nil {
+	t, err := s.lockTournaments(ctx)
+	if err != nil {
 		return 0, 0, err
 	}
-	t := &s.tour
-	t.mu.Lock()
 	defer t.mu.Unlock()
 	b := t.boards[name]
 	if b == nil {
@@ -143,11 +180,10 @@ func (s *Store) Rank(ctx context.Context, name, member string) (int64, float64, 
 
 // Range implements store.Tournaments.
 func (s *Store) Range(ctx context.Context, name string, start, stop int64) ([]store.Scored, error) {
-	if err := s.checkOpen(ctx); err != nil {
+	t, err := s.lockTournaments(ctx)
+	if err != nil {
 		return nil, err
 	}
-	t := &s.tour
-	t.mu.Lock()
 	defer t.mu.Unlock()
 	out := []store.Scored{}
 	b := t.boards[name]
@@ -164,11 +200,10 @@ func (s *Store) Range(ctx context.Context, name string, start, stop int64) ([]st
 
 // Count implements store.Tournaments.
 func (s *Store) Count(ctx context.Context, name string, lo, hi float64) (int64, error) {
-	if err := s.checkOpen(ctx); err != nil {
+	t, err := s.lockTournaments(ctx)
+	if err != nil {
 		return 0, err
 	}
-	t := &s.tour
-	t.mu.Lock()
 	defer t.mu.Unlock()
 	b := t.boards[name]
 	if b == nil {
@@ -180,4 +215,55 @@ func (s *Store) Count(ctx context.Context, name string, lo, hi float64) (int64, 
 		to++
 	}
 	return int64(max(to-from, 0)), nil
+}
+
+// SetDue implements store.Tournaments.
+func (s *Store) SetDue(ctx context.Context, id string, at time.Time) error {
+	t, err := s.lockTournaments(ctx)
+	if err != nil {
+		return err
+	}
+	defer t.mu.Unlock()
+	if at.IsZero() {
+		delete(t.due, id)
+		return nil
+	}
+	if t.due == nil {
+		t.due = map[string]time.Time{}
+	}
+	t.due[id] = at
+	return nil
+}
+
+// Due implements store.Tournaments.
+func (s *Store) Due(ctx context.Context, until time.Time, limit int) ([]string, error) {
+	t, err := s.lockTournaments(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer t.mu.Unlock()
+	type entry struct {
+		id string
+		at time.Time
+	}
+	var all []entry
+	for id, at := range t.due {
+		if !at.After(until) {
+			all = append(all, entry{id, at})
+		}
+	}
+	slices.SortFunc(all, func(a, b entry) int {
+		if c := a.at.Compare(b.at); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.id, b.id)
+	})
+	out := []string{}
+	for _, e := range all {
+		if len(out) >= max(limit, 0) {
+			break
+		}
+		out = append(out, e.id)
+	}
+	return out, nil
 }

@@ -1,34 +1,47 @@
--- append.lua: add events to a room and replace its snapshot, if the room
--- is at the expected version; publish the events; refresh the TTL.
+-- append.lua: add events to a room, if the room is at the expected
+-- version; write its snapshot when asked (every few events: the events
+-- after it stay in the stream, which Load folds); publish the events;
+-- refresh the TTL.
 --
--- KEYS[1]  snapshot hash (fields v, data, ttl)
+-- KEYS[1]  snapshot hash (fields v: the room's version, sv: the version of
+--          data, data: the snapshot, ttl)
 -- KEYS[2]  log stream
 -- KEYS[3]  listing string (may be missing)
 -- KEYS[4]  bot records hash (may be missing)
 -- ARGV[1]  expected version
--- ARGV[2]  new snapshot
+-- ARGV[2]  new snapshot (at the new version; ignored unless ARGV[6] is 1)
 -- ARGV[3]  history cap (stream MAXLEN)
 -- ARGV[4]  channel for the events
--- ARGV[5..] events, oldest first
+-- ARGV[5]  PUBLISH, or SPUBLISH on a Cluster (the channel is in the room's slot)
+-- ARGV[6]  "1" to write the snapshot, "0" to leave the last one
+-- ARGV[7..] events, oldest first
 --
 -- Returns the new version (> 0); 0 if the room does not exist; minus the
 -- room's version on a conflict (nothing changed).
-local v = redis.call('HGET', KEYS[1], 'v')
-if not v then
+local cur = redis.call('HMGET', KEYS[1], 'v', 'sv', 'ttl')
+if not cur[1] then
   return 0
 end
-v = tonumber(v)
+local v = tonumber(cur[1])
 if v ~= tonumber(ARGV[1]) then
   return -v
 end
-for i = 5, #ARGV do
+for i = 7, #ARGV do
   v = v + 1
   local id = string.format('%d', v)
   redis.call('XADD', KEYS[2], 'MAXLEN', ARGV[3], id .. '-0', 'd', ARGV[i])
-  redis.call('PUBLISH', ARGV[4], id .. ':' .. ARGV[i])
+  redis.call(ARGV[5], ARGV[4], id .. ':' .. ARGV[i])
 end
-redis.call('HSET', KEYS[1], 'v', v, 'data', ARGV[2])
-local ttl = redis.call('HGET', KEYS[1], 'ttl')
+if ARGV[6] == '1' then
+  redis.call('HSET', KEYS[1], 'v', v, 'sv', v, 'data', ARGV[2])
+elseif not cur[2] then
+  -- A room written before snapshots were spaced: its data is at the
+  -- version it had.
+  redis.call('HSET', KEYS[1], 'v', v, 'sv', ARGV[1])
+else
+  redis.call('HSET', KEYS[1], 'v', v)
+end
+local ttl = cur[3]
 redis.call('PEXPIRE', KEYS[1], ttl)
 redis.call('PEXPIRE', KEYS[2], ttl)
 redis.call('PEXPIRE', KEYS[3], ttl)

@@ -1,4 +1,4 @@
-// Package redisstore implements store.Store on Redis, so that several
+// Package redisstore implements store.Store (every part of it) on Redis, so that several
 // server instances share rooms, listings and the quick-match queue.
 //
 // # Keys
@@ -7,20 +7,33 @@
 // A room's keys carry the room code as a hash tag, so they live in one
 // Redis Cluster slot and one Lua script may touch them all:
 //
-//	golf:{ABCD}:snap     hash: v (version), data (snapshot), ttl (ms, set by Expire)
+//	golf:{ABCD}:snap     hash: v (version), data (the last snapshot), sv (its version), ttl (ms, set by Expire)
 //	golf:{ABCD}:log      stream of events, entry IDs "<version>-0", capped at HistoryLen
 //	golf:{ABCD}:listing  string: the room's listing data, while it is public
 //	golf:{ABCD}:bots     hash: the records of the room's bots (SetBot), by bot id
-//	golf:listings        sorted set of listed room codes, scored by first listing time
-//	golf:botrooms        set of the codes of rooms with bot records
+//	golf:listings:{N}    16 sorted sets (N = FNV-1a of the code mod 16) of listed room codes, scored by first listing time
+//	golf:botdue:{N}      16 sorted sets (N as for listings) of "room\x00id" of bot records, scored by due time (Unix ms)
+//	golf:botrooms[:{N}]  earlier versions' sets of rooms with bots: MigrateBots moves them into golf:botdue:{N} and deletes them
+//	golf:{ID}:board      sorted set: a tournament's leaderboard; golf:{ID}:closed marks it closed
+//	golf:{tournaments}:order, :data, :seq, :due, :expires   the tournament list, its clock's index and closing times
 //	golf:lease:<key>     string: the owner of the lease named key, expiring with it
 //	golf:pair:{key}      list: the quick-match queue named key
 //
 // All keys of a room get the same time to live, refreshed by every Append.
-// The listing index golf:listings and the set golf:botrooms live in other
-// slots, so they cannot be updated in the room's scripts: Listings skips
-// (and removes) codes whose listing key has expired, Bots codes whose bot
-// hash is gone.
+// The listing index shards golf:listings:{N} and the bots' due-time shards
+// golf:botdue:{N} live in other slots, so they cannot be updated in the
+// room's scripts: Listings skips (and removes) codes whose listing key has
+// expired, DueBots entries whose bot record is gone; both keep twice the
+// rooms' time to live from their last write. Listings reads the newest
+// codes of every shard in one pipeline, merges them newest first and
+// leaves out a shard it cannot read; DueBots likewise reads the due
+// entries of every shard at once, soonest first, and leaves out a shard
+// it cannot read (its bots wait for the next sweep).
+//
+// A closed tournament (CloseTournament) is in golf:{tournaments}:expires
+// with the time it goes; TournamentList and Due prune the ones whose time
+// is up from the list and the due-time index, and its board's TTL is set
+// to the same time (later SetScores keep to it, reading the marker).
 //
 // A lease is taken with SET NX PX; renewing and releasing compare the
 // owner first, each in a small script, so an owner whose lease expired
@@ -31,13 +44,27 @@
 // Create, Append, Expire, showing a listing, Pair, recording a bot and
 // renewing and releasing a lease are Lua scripts, one
 // per .lua file, each with a header documenting its KEYS and ARGV. Append
-// checks the version, replaces the snapshot, adds each event to the stream,
-// publishes it and refreshes the time to live in one atomic step.
+// checks the version, adds each event to the stream, publishes it, writes
+// the snapshot when it is due (store.SnapshotDue: every SnapshotEvery
+// events, with a Replay) and refreshes the time to live in one atomic
+// step; Load reads the snapshot and the events after it in one script and
+// folds them with Options.Replay. A room written before snapshots were
+// spaced has no sv: its snapshot is at its version, and its next Append
+// records that.
 //
 // # Fan-out
 //
 // Append publishes each event on the room's channel (golf:{ABCD}:events) as
-// "<version>:<data>"; Notify publishes on golf:topic:<topic>. Each Store
+// "<version>:<data>"; Notify publishes on golf:topic:<topic>. On a Redis
+// Cluster the room's channel is sharded: the scripts SPUBLISH (the channel
+// has the room's hash tag, so it is in the room's slot and not broadcast
+// to every node) and the Store SSUBSCRIBEs on one connection per master
+// (made with its first channel, so go-redis routes it, and its
+// reconnections after a failover, to that channel's master; closed with
+// its last channel; when go-redis resubscribes a reconnected connection's
+// channels in one SSUBSCRIBE, which Redis refuses for channels of several
+// slots, the fanout subscribes them again one by one). Topics use plain
+// pub/sub. Otherwise each Store
 // holds ONE pub/sub connection for all its subscribers: the first local
 // subscriber of a channel subscribes, the last one to leave unsubscribes,
 // and one goroutine hands messages to the local subscribers without
@@ -49,6 +76,17 @@
 // subscriber notices the gap in the versions at the next entry and calls
 // Since, as it does when it was too slow. Ping round-trips a PING through
 // the pub/sub connection, so a readiness check sees a broken fan-out.
+//
+// # Clients and durability
+//
+// NewClient builds the client of a mode (single, cluster, sentinel, or
+// detected). A Cluster client reloads its slot map every second while in
+// use and at once after a connection error (go-redis by itself only on
+// MOVED and READONLY, and otherwise every minute), so a failover costs the
+// time the cluster takes to promote a replica. With Options.WaitReplicas,
+// Create and Append send WAIT after their script on the same connection
+// (a pipeline to the master of the room's slot) and fail with
+// store.ErrUnavailable when too few replicas confirm.
 //
 // Errors: a missing room is store.ErrNotFound; failures to reach Redis
 // wrap store.ErrUnavailable.

@@ -56,7 +56,7 @@ func unavailable(err error) bool {
 	var redisErr redis.Error
 	if errors.As(err, &redisErr) {
 		// Replies of a server that is starting, failing over or read-only.
-		for _, prefix := range []string{"LOADING", "READONLY", "MASTERDOWN", "CLUSTERDOWN", "TRYAGAIN", "BUSY "} {
+		for _, prefix := range []string{"LOADING", "READONLY", "MASTERDOWN", "CLUSTERDOWN", "MOVED ", "ASK ", "NOREPLICAS", "TRYAGAIN", "BUSY "} {
 			if strings.HasPrefix(redisErr.Error(), prefix) {
 				return true
 			}

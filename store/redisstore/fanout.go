@@ -36,10 +36,19 @@ var errConnLost = errors.New("pub/sub connection lost")
 type fanout struct {
 	ps     *redis.PubSub
 	buffer int
-	ctx    context.Context // canceled by close
-	cancel context.CancelFunc
-	done   chan struct{} // closed when run returns
-	pings  atomic.Int64
+	// sharded: SSUBSCRIBE and SUNSUBSCRIBE (a Cluster's sharded pub/sub,
+	// every channel of this fanout on one node) instead of SUBSCRIBE.
+	sharded bool
+	// lost is called when the connection breaks (a Cluster client then
+	// reloads its slot map, so the reconnection finds the new master).
+	lost func()
+	// retired, when set, is called once the last channel is gone; the
+	// fanout then closes (a shard fanout; see newShardFanout).
+	retired func(*fanout)
+	ctx     context.Context // canceled by close
+	cancel  context.CancelFunc
+	done    chan struct{} // closed when run returns
+	pings   atomic.Int64
 
 	// opMu orders SUBSCRIBE and UNSUBSCRIBE with the reference counts:
 	// it is held across the decision and the command. Lock order: opMu,
@@ -55,8 +64,37 @@ type fanout struct {
 
 func newFanout(client redis.UniversalClient, buffer int) *fanout {
 	ctx, cancel := context.WithCancel(context.Background())
+	return startFanout(ctx, cancel, client.Subscribe(ctx), buffer, false, nil) // no channel yet: connects lazily
+}
+
+// newShardFanout is a fanout for the sharded channels of one Cluster node:
+// its connection goes to the master of its channels' slot (go-redis picks
+// the node from a subscribed channel, also when it reconnects after a
+// failover).
+//
+// It subscribes channel before anything else, so that its connection is
+// made to that channel's master; when its last channel is unsubscribed it
+// retires (retired is called, and it closes): a new one is made for the
+// next channel, rather than reconnecting without a channel to a random
+// node.
+func newShardFanout(ctx context.Context, client *redis.ClusterClient, buffer int, channel string, retired func(*fanout)) (*fanout, error) {
+	ps := client.SSubscribe(context.WithoutCancel(ctx))
+	if err := ps.SSubscribe(ctx, channel); err != nil {
+		_ = ps.Close()
+		return nil, err
+	}
+	fctx, cancel := context.WithCancel(context.Background())
+	lost := func() { client.ReloadState(context.Background()) }
+	f := startFanout(fctx, cancel, ps, buffer, true, lost)
+	f.retired = retired
+	return f, nil
+}
+
+func startFanout(ctx context.Context, cancel context.CancelFunc, ps *redis.PubSub, buffer int, sharded bool, lost func()) *fanout {
 	f := &fanout{
-		ps:       client.Subscribe(ctx), // no channel yet: connects lazily
+		ps:       ps,
+		sharded:  sharded,
+		lost:     lost,
 		buffer:   buffer,
 		ctx:      ctx,
 		cancel:   cancel,
@@ -80,6 +118,14 @@ func (f *fanout) run() {
 			return
 		}
 		if err != nil {
+			if f.sharded && redis.HasErrorPrefix(err, "CROSSSLOT") {
+				// go-redis resubscribes a reconnected connection's sharded
+				// channels in ONE SSUBSCRIBE, which Redis refuses when they
+				// are in different slots (they are: one fanout serves a
+				// master's rooms): subscribe them again one by one.
+				f.resubscribeEach()
+				continue
+			}
 			var netErr net.Error
 			if errors.As(err, &netErr) && netErr.Timeout() {
 				// Idle: a PING keeps the connection and proves it alive.
@@ -89,6 +135,9 @@ func (f *fanout) run() {
 			// The connection is lost (or cannot be made): PINGs sent on
 			// it will not be answered.
 			f.failPings(err)
+			if f.lost != nil {
+				f.lost()
+			}
 			select {
 			case <-f.ctx.Done():
 				return
@@ -133,6 +182,22 @@ func (f *fanout) dispatch(m *redis.Message) {
 		case sb.c <- e:
 		default: // too slow: it misses this entry and sees the gap
 		}
+	}
+}
+
+// resubscribeEach sends SSUBSCRIBE for each channel of a sharded fanout,
+// one at a time.
+func (f *fanout) resubscribeEach() {
+	f.opMu.Lock()
+	defer f.opMu.Unlock()
+	f.mu.Lock()
+	channels := make([]string, 0, len(f.channels))
+	for ch := range f.channels {
+		channels = append(channels, ch)
+	}
+	f.mu.Unlock()
+	for _, ch := range channels {
+		_ = f.ps.SSubscribe(f.ctx, ch)
 	}
 }
 
@@ -202,7 +267,11 @@ func (f *fanout) subscribe(ctx context.Context, channel string, decode func(stri
 	f.mu.Unlock()
 	var err error
 	if first {
-		err = f.ps.Subscribe(ctx, channel)
+		if f.sharded {
+			err = f.ps.SSubscribe(ctx, channel)
+		} else {
+			err = f.ps.Subscribe(ctx, channel)
+		}
 	}
 	f.opMu.Unlock()
 	// If the connection breaks meanwhile, go-redis resubscribes on the new
@@ -239,6 +308,11 @@ func (f *fanout) close() error {
 	}
 	f.mu.Unlock()
 	f.opMu.Unlock()
+	return f.shutdown()
+}
+
+// shutdown ends the receive loop and closes the connection.
+func (f *fanout) shutdown() error {
 	f.cancel()
 	err := f.ps.Close()
 	<-f.done
@@ -278,7 +352,16 @@ func (sb *subscription) Close() error {
 	if last {
 		delete(f.channels, sb.channel)
 	}
+	retire := last && f.retired != nil && len(f.channels) == 0 && !f.closed
+	if retire {
+		f.closed = true // new subscribers go to a new fanout
+	}
 	f.mu.Unlock()
+	if retire {
+		f.retired(f)
+		go f.shutdown()
+		return nil
+	}
 	if !last {
 		return nil
 	}
@@ -287,7 +370,11 @@ func (sb *subscription) Close() error {
 	// ignored by dispatch.
 	ctx, cancel := context.WithTimeout(context.Background(), pingTimeout)
 	defer cancel()
-	_ = f.ps.Unsubscribe(ctx, sb.channel)
+	if f.sharded {
+		_ = f.ps.SUnsubscribe(ctx, sb.channel)
+	} else {
+		_ = f.ps.Unsubscribe(ctx, sb.channel)
+	}
 	return nil
 }
 

@@ -1,5 +1,7 @@
 package redisstore
 
+import "strconv"
+
 // keys builds every Redis key and channel name the store uses. Room codes
 // and pair keys go inside a {hash tag}, so they must not contain braces.
 type keys struct {
@@ -24,11 +26,41 @@ func (k keys) bots(room string) string { return k.room(room) + "bots" }
 // events is the pub/sub channel of the room's new entries.
 func (k keys) events(room string) string { return k.room(room) + "events" }
 
-// listings is the sorted set of listed room codes.
-func (k keys) listings() string { return k.prefix + "listings" }
+// listingShards is how many sorted sets the listing index is split into,
+// each in a slot of its own, so that one Cluster shard failing hides only
+// part of the lobby and no one node takes every listing write.
+const listingShards = 16
 
-// botRooms is the set of the codes of rooms with bot records.
-func (k keys) botRooms() string { return k.prefix + "botrooms" }
+// listings is the index shard of room: a sorted set of listed room codes,
+// scored by first listing time, "golf:listings:{7}".
+func (k keys) listings(room string) string { return k.listingShard(listingShard(room)) }
+
+// listingShard is the key of the index shard n.
+func (k keys) listingShard(n int) string {
+	return k.prefix + "listings:{" + strconv.Itoa(n) + "}"
+}
+
+// listingShard is the index shard of a room code (FNV-1a).
+func listingShard(room string) int {
+	h := uint32(2166136261)
+	for i := 0; i < len(room); i++ {
+		h ^= uint32(room[i])
+		h *= 16777619
+	}
+	return int(h % listingShards)
+}
+
+// botDue is the due-time index shard of a room's bots: a sorted set of
+// "room\x00id" by the time (Unix ms) each bot is next due. It is split
+// like the listing index: "golf:botdue:{7}" holds the bots of the rooms
+// whose listingShard is 7, so one Cluster shard failing delays only
+// their bots.
+func (k keys) botDue(room string) string { return k.botDueShard(listingShard(room)) }
+
+// botDueShard is the key of the bots' due-time shard n.
+func (k keys) botDueShard(n int) string {
+	return k.prefix + "botdue:{" + strconv.Itoa(n) + "}"
+}
 
 // lease is the lease named key: a string holding its owner, expiring with
 // the lease.
@@ -52,6 +84,17 @@ func (k keys) roomKeys(room string) []string {
 func (k keys) tournamentOrder() string { return k.prefix + "{tournaments}:order" }
 func (k keys) tournamentData() string  { return k.prefix + "{tournaments}:data" }
 func (k keys) tournamentSeq() string   { return k.prefix + "{tournaments}:seq" }
+
+// tournamentDue is the sorted set of tournament ids by the time (Unix ms)
+// they next need their clock.
+func (k keys) tournamentDue() string { return k.prefix + "{tournaments}:due" }
+
+// tournamentExpires is the sorted set of closed tournament ids by the
+// time (Unix ms) they go (CloseTournament).
+func (k keys) tournamentExpires() string { return k.prefix + "{tournaments}:expires" }
+
+// closed marks a closed tournament until its leaderboard goes.
+func (k keys) closed(id string) string { return k.room(id) + "closed" }
 
 // board is a tournament leaderboard: with the tournament's id, it shares
 // the {hash tag} of the tournament's snapshot and log.

@@ -1,11 +1,15 @@
 package redisstore
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"math"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -27,6 +31,22 @@ type Options struct {
 	QueueTTL time.Duration
 	// Buffer is the size of each subscriber's channel. Default 64.
 	Buffer int
+	// WaitReplicas, when positive, makes Create and Append return only
+	// once that many replicas have the write (WAIT on the connection that
+	// wrote it), so that a failover loses no acknowledged move. When fewer
+	// replicas confirm within WaitTimeout, the call fails with
+	// store.ErrUnavailable (the write may or may not survive; the caller
+	// retries as after any outage). Default 0: no WAIT.
+	WaitReplicas int
+	// WaitTimeout bounds each WAIT. Default 1s.
+	WaitTimeout time.Duration
+	// Replay folds the events after a room's last snapshot in Load. With
+	// it, Append writes a room's snapshot only every SnapshotEvery events
+	// (store.SnapshotDue); without it, on every Append.
+	Replay store.Replay
+	// SnapshotEvery is how many events apart snapshots are written when
+	// Replay is set. Default 32; at most HistoryLen.
+	SnapshotEvery int
 }
 
 // Store is a store.Store on Redis. Stores on one Redis (or Cluster) with
@@ -35,10 +55,27 @@ type Store struct {
 	client redis.UniversalClient
 	opts   Options
 	keys   keys
-	fan    *fanout
+	fan    *fanout // topics; and rooms' channels when not on a Cluster
+	// On a Cluster: rooms' channels are sharded (SPUBLISH in the room's
+	// scripts, SSUBSCRIBE here) on one fanout per master.
+	cluster *redis.ClusterClient
+	publish string // "PUBLISH" or "SPUBLISH"
+	shardMu sync.Mutex
+	shards  map[string]*fanout // by master address
 }
 
-var _ store.Store = (*Store)(nil)
+// Every part of store.Store, and the whole.
+var (
+	_ store.RoomLog     = (*Store)(nil)
+	_ store.Bus         = (*Store)(nil)
+	_ store.Lobby       = (*Store)(nil)
+	_ store.Matchmaker  = (*Store)(nil)
+	_ store.Bots        = (*Store)(nil)
+	_ store.Leases      = (*Store)(nil)
+	_ store.Tournaments = (*Store)(nil)
+	_ store.SeedPools   = (*Store)(nil)
+	_ store.Store       = (*Store)(nil)
+)
 
 // New returns a Store using client, which may be a single node, Sentinel
 // or Cluster client. The caller keeps ownership of client: Close does not
@@ -60,18 +97,88 @@ func New(client redis.UniversalClient, opts Options) *Store {
 	if opts.Buffer <= 0 {
 		opts.Buffer = 64
 	}
-	return &Store{
-		client: client,
-		opts:   opts,
-		keys:   keys{prefix: opts.Prefix},
-		fan:    newFanout(client, opts.Buffer),
+	if opts.WaitTimeout <= 0 {
+		opts.WaitTimeout = time.Second
+	}
+	if opts.SnapshotEvery <= 0 {
+		opts.SnapshotEvery = 32
+	}
+	opts.SnapshotEvery = int(min(int64(opts.SnapshotEvery), opts.HistoryLen))
+	if opts.Replay == nil {
+		opts.SnapshotEvery = 1
+	}
+	s := &Store{
+		client:  client,
+		opts:    opts,
+		keys:    keys{prefix: opts.Prefix},
+		fan:     newFanout(client, opts.Buffer),
+		publish: "PUBLISH",
+		shards:  map[string]*fanout{},
+	}
+	if cc, ok := client.(*redis.ClusterClient); ok {
+		s.cluster, s.publish = cc, "SPUBLISH"
+	}
+	return s
+}
+
+// subscribeRoom subscribes a room's channel: on the shared fanout, or on
+// a Cluster on the fanout of the master that holds the room's slot now.
+func (s *Store) subscribeRoom(ctx context.Context, channel string) (*subscription, error) {
+	if s.cluster == nil {
+		return s.fan.subscribe(ctx, channel, decodeEntry)
+	}
+	for {
+		m, err := s.cluster.MasterForKey(ctx, channel)
+		if err != nil {
+			return nil, wrap("subscribe", err)
+		}
+		addr := m.Options().Addr
+		s.shardMu.Lock()
+		if s.shards == nil {
+			s.shardMu.Unlock()
+			return nil, ErrClosed
+		}
+		f := s.shards[addr]
+		s.shardMu.Unlock()
+		if f == nil {
+			f, err = newShardFanout(ctx, s.cluster, s.opts.Buffer, channel, func(f *fanout) {
+				s.shardMu.Lock()
+				if s.shards[addr] == f {
+					delete(s.shards, addr)
+				}
+				s.shardMu.Unlock()
+			})
+			if err != nil {
+				return nil, wrap("subscribe", err)
+			}
+			s.shardMu.Lock()
+			if s.shards == nil {
+				s.shardMu.Unlock()
+				_ = f.close()
+				return nil, ErrClosed
+			}
+			if other := s.shards[addr]; other != nil {
+				// Another subscriber made one first: use it.
+				s.shardMu.Unlock()
+				_ = f.close()
+				f = other
+			} else {
+				s.shards[addr] = f
+				s.shardMu.Unlock()
+			}
+		}
+		sb, err := f.subscribe(ctx, channel, decodeEntry)
+		if errors.Is(err, ErrClosed) && ctx.Err() == nil {
+			continue // that fanout retired meanwhile: make another
+		}
+		return sb, err
 	}
 }
 
-// Create implements store.Store.
+// Create implements store.RoomLog.
 func (s *Store) Create(ctx context.Context, room string, snapshot []byte, first []byte) error {
-	created, err := createScript.Run(ctx, s.client, s.keys.roomKeys(room),
-		snapshot, first, s.opts.RoomTTL.Milliseconds(), s.opts.HistoryLen, s.keys.events(room),
+	created, err := s.durable(ctx, createScript, s.keys.roomKeys(room),
+		snapshot, first, s.opts.RoomTTL.Milliseconds(), s.opts.HistoryLen, s.keys.events(room), s.publish,
 	).Int64()
 	if err != nil {
 		return wrap("create "+room, err)
@@ -82,31 +189,93 @@ func (s *Store) Create(ctx context.Context, room string, snapshot []byte, first 
 	return nil
 }
 
-// Load implements store.Store.
+// Load implements store.RoomLog: the snapshot and the events after it in
+// one script, folded by Options.Replay.
 func (s *Store) Load(ctx context.Context, room string) (store.Snapshot, error) {
-	vals, err := s.client.HMGet(ctx, s.keys.snapshot(room), "v", "data").Result()
+	res, err := loadScript.Run(ctx, s.client, []string{s.keys.snapshot(room), s.keys.log(room)}).Slice()
+	if errors.Is(err, redis.Nil) {
+		return store.Snapshot{}, fmt.Errorf("redisstore: load %s: %w", room, store.ErrNotFound)
+	}
 	if err != nil {
 		return store.Snapshot{}, wrap("load "+room, err)
 	}
-	if len(vals) != 2 || vals[0] == nil {
-		return store.Snapshot{}, fmt.Errorf("redisstore: load %s: %w", room, store.ErrNotFound)
+	if len(res) != 4 {
+		return store.Snapshot{}, fmt.Errorf("redisstore: load %s: bad reply %v", room, res)
 	}
-	v, err := parseVersion(vals[0])
+	v, err := parseVersion(res[0])
 	if err != nil {
 		return store.Snapshot{}, fmt.Errorf("redisstore: load %s: %w", room, err)
 	}
-	data, _ := vals[1].(string)
-	return store.Snapshot{Version: v, Data: []byte(data)}, nil
+	sv, err := parseVersion(res[1])
+	if err != nil {
+		return store.Snapshot{}, fmt.Errorf("redisstore: load %s: %w", room, err)
+	}
+	data, _ := res[2].(string)
+	if sv == v {
+		return store.Snapshot{Version: v, Data: []byte(data)}, nil
+	}
+	msgs, _ := res[3].([]any)
+	evs := make([]store.Entry, 0, len(msgs))
+	for _, m := range msgs {
+		e, ok := parseStreamEntry(m)
+		if !ok || e.Version != sv+1+int64(len(evs)) {
+			return store.Snapshot{}, fmt.Errorf("redisstore: load %s: the log after version %d is not whole", room, sv)
+		}
+		evs = append(evs, e)
+	}
+	if int64(len(evs)) != v-sv {
+		return store.Snapshot{}, fmt.Errorf("redisstore: load %s: the log holds %d of the %d events after version %d", room, len(evs), v-sv, sv)
+	}
+	if s.opts.Replay == nil {
+		return store.Snapshot{}, fmt.Errorf("redisstore: load %s: %d events after the snapshot and no Replay to fold them", room, len(evs))
+	}
+	folded, err := s.opts.Replay(room, []byte(data), evs)
+	if err != nil {
+		return store.Snapshot{}, fmt.Errorf("redisstore: load %s: replaying %d events after version %d: %w", room, len(evs), sv, err)
+	}
+	return store.Snapshot{Version: v, Data: folded}, nil
 }
 
-// Append implements store.Store.
+// parseStreamEntry reads an XRANGE entry as the script returns it: {id,
+// {"d", data}}.
+func parseStreamEntry(m any) (store.Entry, bool) {
+	pair, ok := m.([]any)
+	if !ok || len(pair) != 2 {
+		return store.Entry{}, false
+	}
+	id, _ := pair[0].(string)
+	v, err := strconv.ParseInt(strings.TrimSuffix(id, "-0"), 10, 64)
+	if err != nil {
+		return store.Entry{}, false
+	}
+	fields, _ := pair[1].([]any)
+	for i := 0; i+1 < len(fields); i += 2 {
+		if f, _ := fields[i].(string); f == "d" {
+			d, _ := fields[i+1].(string)
+			return store.Entry{Version: v, Data: []byte(d)}, true
+		}
+	}
+	return store.Entry{}, false
+}
+
+// SnapshotEvery is how many events apart Append writes snapshots (1
+// without a Replay).
+func (s *Store) SnapshotEvery() int { return s.opts.SnapshotEvery }
+
+// Append implements store.RoomLog.
 func (s *Store) Append(ctx context.Context, room string, expect int64, snapshot []byte, events ...[]byte) (int64, error) {
-	args := make([]any, 0, 4+len(events))
-	args = append(args, expect, snapshot, s.opts.HistoryLen, s.keys.events(room))
+	write := "0"
+	if store.SnapshotDue(s.opts.SnapshotEvery, expect, len(events)) {
+		write = "1"
+	} else {
+		snapshot = nil // not sent
+	}
+	args := make([]any, 0, 6+len(events))
+	args = append(args, expect, snapshot, s.opts.HistoryLen, s.keys.events(room), s.publish, write)
 	for _, e := range events {
 		args = append(args, e)
 	}
-	v, err := appendScript.Run(ctx, s.client, s.keys.roomKeys(room), args...).Int64()
+	v, err := s.durable(ctx, appendScript, s.keys.roomKeys(room), args...).Int64()
 	switch {
 	case err != nil:
 		return 0, wrap("append "+room, err)
@@ -118,7 +287,7 @@ func (s *Store) Append(ctx context.Context, room string, expect int64, snapshot 
 	return v, nil
 }
 
-// Since implements store.Store. The snapshot's version and the stream are
+// Since implements store.RoomLog. The snapshot's version and the stream are
 // read in one MULTI, so they agree.
 func (s *Store) Since(ctx context.Context, room string, v int64) ([]store.Entry, error) {
 	v = max(v, 0)
@@ -161,7 +330,7 @@ func (s *Store) Since(ctx context.Context, room string, v int64) ([]store.Entry,
 	return out, nil
 }
 
-// Subscribe implements store.Store.
+// Subscribe implements store.Bus.
 func (s *Store) Subscribe(ctx context.Context, room string) (store.Subscription, error) {
 	n, err := s.client.Exists(ctx, s.keys.snapshot(room)).Result()
 	if err != nil {
@@ -170,10 +339,10 @@ func (s *Store) Subscribe(ctx context.Context, room string) (store.Subscription,
 	if n == 0 {
 		return nil, fmt.Errorf("redisstore: subscribe %s: %w", room, store.ErrNotFound)
 	}
-	return s.fan.subscribe(ctx, s.keys.events(room), decodeEntry)
+	return s.subscribeRoom(ctx, s.keys.events(room))
 }
 
-// Expire implements store.Store.
+// Expire implements store.RoomLog.
 func (s *Store) Expire(ctx context.Context, room string, ttl time.Duration) error {
 	ms := ttl.Milliseconds()
 	if ttl > 0 && ms == 0 {
@@ -189,20 +358,20 @@ func (s *Store) Expire(ctx context.Context, room string, ttl time.Duration) erro
 	if ttl <= 0 {
 		// The room is gone: drop it from the index now rather than at the
 		// next Listings.
-		if err := s.client.ZRem(ctx, s.keys.listings(), room).Err(); err != nil {
+		if err := s.client.ZRem(ctx, s.keys.listings(room), room).Err(); err != nil {
 			return wrap("expire "+room, err)
 		}
 	}
 	return nil
 }
 
-// SetListing implements store.Store. The data lives in the room's slot
+// SetListing implements store.Lobby. The data lives in the room's slot
 // and expires with the room; the index of listed codes is separate.
 func (s *Store) SetListing(ctx context.Context, room string, data []byte) error {
 	if data == nil {
 		// Out of the index first, so Listings never finds a code whose
 		// data was deleted on purpose.
-		if err := s.client.ZRem(ctx, s.keys.listings(), room).Err(); err != nil {
+		if err := s.client.ZRem(ctx, s.keys.listings(room), room).Err(); err != nil {
 			return wrap("hide "+room, err)
 		}
 		return wrap("hide "+room, s.client.Del(ctx, s.keys.listing(room)).Err())
@@ -214,65 +383,121 @@ func (s *Store) SetListing(ctx context.Context, room string, data []byte) error 
 	if ok == 0 {
 		return fmt.Errorf("redisstore: show %s: %w", room, store.ErrNotFound)
 	}
-	// NX keeps the time of the first listing, which orders the lobby.
-	err = s.client.ZAddNX(ctx, s.keys.listings(), redis.Z{Score: float64(time.Now().UnixMilli()), Member: room}).Err()
+	// NX keeps the time of the first listing, which orders the lobby. The
+	// index shard outlives its rooms (they are pruned as they expire) but
+	// not forever: each listing keeps it for twice the rooms' time to live.
+	idx := s.keys.listings(room)
+	_, err = s.client.Pipelined(ctx, func(p redis.Pipeliner) error {
+		p.ZAddNX(ctx, idx, redis.Z{Score: float64(time.Now().UnixMilli()), Member: room})
+		p.PExpire(ctx, idx, 2*s.opts.RoomTTL)
+		return nil
+	})
 	return wrap("show "+room, err)
 }
 
-// Listings implements store.Store. Codes whose listing data is gone (the
-// room expired) are skipped and removed from the index. (If such a room's
-// code is reused and shown again while Listings runs, its entry may be
-// removed too; the next SetListing puts it back.)
+// Listings implements store.Lobby, newest first, from the index shards.
+// A shard that cannot be read is left out (the lobby shows the others);
+// only when none can be read is it an error. Codes whose listing data is
+// gone (the room expired) are skipped and removed from their shard. (If
+// such a room's code is reused and shown again while Listings runs, its
+// entry may be removed too; the next SetListing puts it back.)
 func (s *Store) Listings(ctx context.Context, limit int) ([]store.Listing, error) {
 	out := []store.Listing{}
 	if limit <= 0 {
 		return out, nil
 	}
-	batch := int64(max(limit, 16))
-	var stale []any
-	for start := int64(0); len(out) < limit; start += batch {
-		codes, err := s.client.ZRange(ctx, s.keys.listings(), start, start+batch-1).Result()
+	batch := int64(limit + 16)
+	for try := 0; ; try++ {
+		cands, cutoff, err := s.listingCandidates(ctx, batch)
 		if err != nil {
-			return nil, wrap("listings", err)
+			return nil, err
 		}
-		if len(codes) == 0 {
-			break
-		}
-		// One pipeline; a Cluster client splits it by slot.
-		cmds := make([]*redis.StringCmd, len(codes))
-		_, err = s.client.Pipelined(ctx, func(p redis.Pipeliner) error {
-			for i, code := range codes {
-				cmds[i] = p.Get(ctx, s.keys.listing(code))
-			}
-			return nil
-		})
-		if err != nil && !errors.Is(err, redis.Nil) {
-			return nil, wrap("listings", err)
-		}
-		for i, cmd := range cmds {
-			data, err := cmd.Result()
-			switch {
-			case errors.Is(err, redis.Nil):
-				stale = append(stale, codes[i])
-			case err != nil:
+		out = out[:0]
+		stale := map[int][]any{}
+		// Candidates above the cutoff are in exact order; below it a shard
+		// that returned a full batch may hold newer ones.
+		for start := 0; start < len(cands) && len(out) < limit; start += limit {
+			chunk := cands[start:min(start+limit, len(cands))]
+			cmds := make([]*redis.StringCmd, len(chunk))
+			_, err := s.client.Pipelined(ctx, func(p redis.Pipeliner) error {
+				for i, c := range chunk {
+					cmds[i] = p.Get(ctx, s.keys.listing(c.code))
+				}
+				return nil
+			})
+			if err != nil && !errors.Is(err, redis.Nil) && !unavailable(err) {
 				return nil, wrap("listings", err)
-			case len(out) < limit:
-				out = append(out, store.Listing{Room: codes[i], Data: []byte(data)})
+			}
+			for i, cmd := range cmds {
+				data, err := cmd.Result()
+				switch {
+				case errors.Is(err, redis.Nil):
+					n := listingShard(chunk[i].code)
+					stale[n] = append(stale[n], chunk[i].code)
+				case err != nil: // that room's shard is down: leave it out
+				case len(out) < limit && chunk[i].score >= cutoff:
+					out = append(out, store.Listing{Room: chunk[i].code, Data: []byte(data)})
+				}
 			}
 		}
-		if int64(len(codes)) < batch {
-			break
+		for n, codes := range stale {
+			if err := s.client.ZRem(ctx, s.keys.listingShard(n), codes...).Err(); err != nil && !unavailable(err) {
+				return nil, wrap("listings", err)
+			}
 		}
-	}
-	if len(stale) > 0 {
-		if err := s.client.ZRem(ctx, s.keys.listings(), stale...).Err(); err != nil {
-			return nil, wrap("listings", err)
+		if len(out) >= limit || len(stale) == 0 || try >= 4 {
+			return out, nil
 		}
+		batch *= 2 // stale codes took places: read further
 	}
-	return out, nil
 }
 
-// Pair implements store.Store.
+type listingCandidate struct {
+	code  string
+	score float64
+}
+
+// listingCandidates reads the newest n codes of each index shard, merged
+// newest first, and the cutoff: the newest of the oldest scores of shards
+// that had n codes or more (below it some shard may hold codes not read).
+func (s *Store) listingCandidates(ctx context.Context, n int64) ([]listingCandidate, float64, error) {
+	cmds := make([]*redis.ZSliceCmd, listingShards)
+	_, err := s.client.Pipelined(ctx, func(p redis.Pipeliner) error {
+		for i := range cmds {
+			cmds[i] = p.ZRevRangeWithScores(ctx, s.keys.listingShard(i), 0, n-1)
+		}
+		return nil
+	})
+	var cands []listingCandidate
+	cutoff := math.Inf(-1)
+	failed := 0
+	for _, cmd := range cmds {
+		zs, err := cmd.Result()
+		if err != nil {
+			failed++
+			continue
+		}
+		for _, z := range zs {
+			code, _ := z.Member.(string)
+			cands = append(cands, listingCandidate{code, z.Score})
+		}
+		if int64(len(zs)) >= n {
+			cutoff = max(cutoff, zs[len(zs)-1].Score)
+		}
+	}
+	if failed == len(cmds) {
+		return nil, 0, wrap("listings", err)
+	}
+	slices.SortFunc(cands, func(a, b listingCandidate) int {
+		if c := cmp.Compare(b.score, a.score); c != 0 {
+			return c
+		}
+		return strings.Compare(a.code, b.code)
+	})
+	return cands, cutoff, nil
+}
+
+// Pair implements store.Matchmaker.
 func (s *Store) Pair(ctx context.Context, key, ticket string) (string, bool, error) {
 	partner, err := pairScript.Run(ctx, s.client, []string{s.keys.queue(key)}, ticket, s.opts.QueueTTL.Milliseconds()).Text()
 	switch {
@@ -284,7 +509,7 @@ func (s *Store) Pair(ctx context.Context, key, ticket string) (string, bool, err
 	return partner, true, nil
 }
 
-// Unpair implements store.Store.
+// Unpair implements store.Matchmaker.
 func (s *Store) Unpair(ctx context.Context, key, ticket string) (bool, error) {
 	n, err := s.client.LRem(ctx, s.keys.queue(key), 0, ticket).Result()
 	if err != nil {
@@ -293,12 +518,12 @@ func (s *Store) Unpair(ctx context.Context, key, ticket string) (bool, error) {
 	return n > 0, nil
 }
 
-// Notify implements store.Store.
+// Notify implements store.Bus.
 func (s *Store) Notify(ctx context.Context, topic string, data []byte) error {
 	return wrap("notify", s.client.Publish(ctx, s.keys.topic(topic), data).Err())
 }
 
-// Listen implements store.Store.
+// Listen implements store.Bus.
 func (s *Store) Listen(ctx context.Context, topic string) (store.Subscription, error) {
 	return s.fan.subscribe(ctx, s.keys.topic(topic), decodeNotice)
 }
@@ -309,13 +534,35 @@ func (s *Store) Ping(ctx context.Context) error {
 	if err := s.client.Ping(ctx).Err(); err != nil {
 		return wrap("ping", err)
 	}
-	return s.fan.roundTrip(ctx)
+	if err := s.fan.roundTrip(ctx); err != nil {
+		return err
+	}
+	s.shardMu.Lock()
+	shards := make([]*fanout, 0, len(s.shards))
+	for _, f := range s.shards {
+		shards = append(shards, f)
+	}
+	s.shardMu.Unlock()
+	for _, f := range shards {
+		if err := f.roundTrip(ctx); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Close ends every subscription and closes the pub/sub connection. It does
 // not close the client given to New.
 func (s *Store) Close() error {
-	return s.fan.close()
+	s.shardMu.Lock()
+	shards := s.shards
+	s.shards = nil
+	s.shardMu.Unlock()
+	err := s.fan.close()
+	for _, f := range shards {
+		err = errors.Join(err, f.close())
+	}
+	return err
 }
 
 // streamID is the stream entry ID of a version.

@@ -1,6 +1,7 @@
 package redisstore_test
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -18,18 +19,22 @@ import (
 
 	"golfsolitaire/store"
 	"golfsolitaire/store/redisstore"
+	"golfsolitaire/store/redisstore/redistest"
 	"golfsolitaire/store/storetest"
 )
 
-// TestContract runs the contract suite on miniredis, always, and on the
-// Redis at REDIS_URL when it is set (CI sets it).
+// TestContract runs the contract suite on miniredis, always, and on each
+// Redis topology CI starts (single node, Cluster, Sentinel; see package
+// redistest).
 func TestContract(t *testing.T) {
 	t.Run("miniredis", func(t *testing.T) {
 		storetest.RunBackend(t, miniredisBackend())
 	})
-	t.Run("redis", func(t *testing.T) {
-		storetest.RunBackend(t, realBackend(t))
-	})
+	for _, tp := range redistest.All {
+		t.Run(tp.Name, func(t *testing.T) {
+			storetest.RunBackend(t, realBackend(t, tp))
+		})
+	}
 }
 
 // miniredisBackend gives each test its own in-process Redis, whose clock
@@ -49,7 +54,7 @@ func miniredisBackend() storetest.Backend {
 		New: func(t *testing.T, c storetest.Config) store.Store {
 			client := redis.NewClient(&redis.Options{Addr: server(t).Addr()})
 			t.Cleanup(func() { _ = client.Close() })
-			return redisstore.New(client, redisstore.Options{HistoryLen: int64(c.HistoryLen)})
+			return redisstore.New(client, redisstore.Options{HistoryLen: int64(c.HistoryLen), Replay: c.Replay, SnapshotEvery: c.SnapshotEvery})
 		},
 		Shared:       true,
 		Configurable: true,
@@ -57,29 +62,25 @@ func miniredisBackend() storetest.Backend {
 	}
 }
 
-// realBackend gives each test a unique key prefix on the Redis at
-// REDIS_URL, deleted when the test ends. Time is real.
-func realBackend(t *testing.T) storetest.Backend {
-	opts := redisOptions(t)
+// realBackend gives each test a unique key prefix on the topology, deleted
+// when the test ends. Time is real.
+func realBackend(t *testing.T, tp redistest.Topology) storetest.Backend {
+	tp.Config(t)          // skips (loudly) when the topology is not there
 	var prefixes sync.Map // *testing.T -> string
 	prefix := func(t *testing.T) string {
 		if p, ok := prefixes.Load(t); ok {
 			return p.(string)
 		}
-		p := uniquePrefix()
+		p := tp.Prefix(t, "store")
 		prefixes.Store(t, p)
-		t.Cleanup(func() {
-			prefixes.Delete(t)
-			deletePrefix(t, opts, p)
-		})
+		t.Cleanup(func() { prefixes.Delete(t) })
 		return p
 	}
 	return storetest.Backend{
 		New: func(t *testing.T, c storetest.Config) store.Store {
 			p := prefix(t) // before the client: cleanups run last first
-			client := redis.NewClient(opts)
-			t.Cleanup(func() { _ = client.Close() })
-			return redisstore.New(client, redisstore.Options{Prefix: p, HistoryLen: int64(c.HistoryLen)})
+			client := tp.Client(t)
+			return redisstore.New(client, redisstore.Options{Prefix: p, HistoryLen: int64(c.HistoryLen), Replay: c.Replay, SnapshotEvery: c.SnapshotEvery})
 		},
 		Shared:       true,
 		Configurable: true,
@@ -179,8 +180,8 @@ func TestKeys(t *testing.T) {
 		}
 		want := map[string]bool{
 			prefix + "{ABCD}:snap": true, prefix + "{ABCD}:log": true, prefix + "{ABCD}:listing": true,
-			prefix + "{ABCD}:bots": true, prefix + "listings": true, prefix + "pair:{std}": true,
-			prefix + "botrooms": true, prefix + "lease:bot:ABCD:b1": true,
+			prefix + "{ABCD}:bots": true, prefix + "listings:{13}": true, prefix + "pair:{std}": true,
+			prefix + "botdue:{13}": true, prefix + "lease:bot:ABCD:b1": true,
 		}
 		if len(keys) != len(want) {
 			t.Errorf("keys = %q, want %d keys", keys, len(want))
@@ -291,38 +292,61 @@ func TestSharedPubSub(t *testing.T) {
 }
 
 // BenchmarkAppend appends one event and a 512-byte snapshot per op, on
-// miniredis and on the Redis at REDIS_URL.
+// miniredis and on the Redis at REDIS_URL; and on the Sentinel master CI
+// starts (which has a replica), without and with WAIT 1.
+// BenchmarkAppend appends one event at a time as a room does, with a
+// room-sized snapshot (2.3 kB) and event (200 B): "every1" writes the
+// snapshot on every Append (no Replay: as before snapshots were spaced),
+// "every32" every 32 events (the server's default), the caller encoding
+// it only then (store.SnapshotDue).
 func BenchmarkAppend(b *testing.B) {
-	run := func(b *testing.B, client *redis.Client, prefix string) {
-		s := redisstore.New(client, redisstore.Options{Prefix: prefix})
+	run := func(b *testing.B, client redis.UniversalClient, prefix string, wait, every int) {
+		opts := redisstore.Options{Prefix: prefix, WaitReplicas: wait, SnapshotEvery: every}
+		if every > 1 {
+			opts.Replay = func(_ string, snap []byte, _ []store.Entry) ([]byte, error) { return snap, nil }
+		}
+		s := redisstore.New(client, opts)
 		defer s.Close()
 		ctx := context.Background()
 		if err := s.Create(ctx, "BENCH", []byte("snap"), []byte("first")); err != nil {
 			b.Fatal(err)
 		}
-		snap, ev := make([]byte, 512), make([]byte, 64)
+		snap, ev := bytes.Repeat([]byte("s"), 2300), bytes.Repeat([]byte("e"), 200)
 		v := int64(1)
 		for b.Loop() {
 			var err error
-			if v, err = s.Append(ctx, "BENCH", v, snap, ev); err != nil {
+			sn := snap
+			if !store.SnapshotDue(s.SnapshotEvery(), v, 1) {
+				sn = nil
+			}
+			if v, err = s.Append(ctx, "BENCH", v, sn, ev); err != nil {
 				b.Fatal(err)
 			}
 		}
 	}
-	b.Run("miniredis", func(b *testing.B) {
-		m := miniredis.RunT(b)
-		client := redis.NewClient(&redis.Options{Addr: m.Addr()})
-		defer client.Close()
-		run(b, client, uniquePrefix())
-	})
-	b.Run("redis", func(b *testing.B) {
-		opts := redisOptions(b)
-		p := uniquePrefix()
-		b.Cleanup(func() { deletePrefix(b, opts, p) })
-		client := redis.NewClient(opts)
-		defer client.Close()
-		run(b, client, p)
-	})
+	for _, every := range []int{1, 32} {
+		b.Run(fmt.Sprintf("miniredis-every%d", every), func(b *testing.B) {
+			m := miniredis.RunT(b)
+			client := redis.NewClient(&redis.Options{Addr: m.Addr()})
+			defer client.Close()
+			run(b, client, uniquePrefix(), 0, every)
+		})
+		b.Run(fmt.Sprintf("redis-every%d", every), func(b *testing.B) {
+			opts := redisOptions(b)
+			p := uniquePrefix()
+			b.Cleanup(func() { deletePrefix(b, opts, p) })
+			client := redis.NewClient(opts)
+			defer client.Close()
+			run(b, client, p, 0, every)
+		})
+		for _, wait := range []int{0, 1} {
+			b.Run(fmt.Sprintf("sentinel-wait%d-every%d", wait, every), func(b *testing.B) {
+				tp := redistest.All[2]
+				p := tp.Prefix(b, "bench")
+				run(b, tp.Client(b), p, wait, every)
+			})
+		}
+	}
 }
 
 // TestPubSubReconnect kills the store's pub/sub connection on the Redis

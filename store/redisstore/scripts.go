@@ -17,6 +17,10 @@ var (
 	appendLua    string
 	appendScript = redis.NewScript(appendLua)
 
+	//go:embed load.lua
+	loadLua    string
+	loadScript = redis.NewScript(loadLua)
+
 	//go:embed expire.lua
 	expireLua    string
 	expireScript = redis.NewScript(expireLua)

@@ -21,6 +21,10 @@ var (
 	tlistLua    string
 	tlistScript = redis.NewScript(tlistLua)
 
+	//go:embed tprune.lua
+	tpruneLua    string
+	tpruneScript = redis.NewScript(tpruneLua)
+
 	//go:embed board.lua
 	boardLua    string
 	boardScript = redis.NewScript(boardLua)
@@ -37,10 +41,45 @@ func (s *Store) SetTournament(ctx context.Context, id string, data []byte) error
 		show = "0"
 	}
 	keys := []string{s.keys.tournamentOrder(), s.keys.tournamentData(), s.keys.tournamentSeq()}
-	if err := tlistScript.Run(ctx, s.client, keys, id, show, data).Err(); err != nil {
+	if err := tlistScript.Run(ctx, s.client, keys, id, show, data, boardTTL.Milliseconds()).Err(); err != nil {
 		return wrap("list tournament "+id, err)
 	}
 	return nil
+}
+
+// pruneTournaments takes the tournaments whose time is up (and remove,
+// if not "") out of the list and the due-time index.
+func (s *Store) pruneTournaments(ctx context.Context, remove string) error {
+	keys := []string{s.keys.tournamentOrder(), s.keys.tournamentData(), s.keys.tournamentDue(), s.keys.tournamentExpires()}
+	return tpruneScript.Run(ctx, s.client, keys, time.Now().UnixMilli(), remove).Err()
+}
+
+// CloseTournament implements store.Tournaments: the time is kept in a
+// sorted set beside the list (pruned by TournamentList and Due), and the
+// leaderboard gets it as its TTL, with a marker in its slot that later
+// SetScores keep to.
+func (s *Store) CloseTournament(ctx context.Context, id string, ttl time.Duration) error {
+	if ttl <= 0 {
+		if err := s.client.Del(ctx, s.keys.board(id), s.keys.closed(id)).Err(); err != nil {
+			return wrap("close tournament "+id, err)
+		}
+		return wrap("close tournament "+id, s.pruneTournaments(ctx, id))
+	}
+	ms := max(ttl.Milliseconds(), 1)
+	_, err := s.client.Pipelined(ctx, func(p redis.Pipeliner) error {
+		p.Set(ctx, s.keys.closed(id), "1", time.Duration(ms)*time.Millisecond)
+		p.PExpire(ctx, s.keys.board(id), time.Duration(ms)*time.Millisecond)
+		return nil
+	})
+	if err != nil {
+		return wrap("close tournament "+id, err)
+	}
+	_, err = s.client.Pipelined(ctx, func(p redis.Pipeliner) error {
+		p.ZAdd(ctx, s.keys.tournamentExpires(), redis.Z{Score: float64(time.Now().UnixMilli() + ms), Member: id})
+		p.PExpire(ctx, s.keys.tournamentExpires(), max(boardTTL, 2*time.Duration(ms)*time.Millisecond))
+		return nil
+	})
+	return wrap("close tournament "+id, err)
 }
 
 // TournamentList implements store.Tournaments.
@@ -49,7 +88,10 @@ func (s *Store) TournamentList(ctx context.Context, limit int) ([]store.Listing,
 	if limit <= 0 {
 		return out, nil
 	}
-	ids, err := s.client.ZRange(ctx, s.keys.tournamentOrder(), 0, int64(limit)-1).Result()
+	if err := s.pruneTournaments(ctx, ""); err != nil {
+		return nil, wrap("tournament list", err)
+	}
+	ids, err := s.client.ZRevRange(ctx, s.keys.tournamentOrder(), 0, int64(limit)-1).Result() // newest first
 	if err != nil {
 		return nil, wrap("tournament list", err)
 	}
@@ -78,7 +120,7 @@ func (s *Store) SetScores(ctx context.Context, board string, scores ...store.Sco
 	for _, m := range scores {
 		args = append(args, formatScore(m.Score), m.Member)
 	}
-	if err := boardScript.Run(ctx, s.client, []string{s.keys.board(board)}, args...).Err(); err != nil {
+	if err := boardScript.Run(ctx, s.client, []string{s.keys.board(board), s.keys.closed(board)}, args...).Err(); err != nil {
 		return wrap("set scores on "+board, err)
 	}
 	return nil
@@ -145,4 +187,38 @@ func formatScore(f float64) string {
 		return "+inf"
 	}
 	return strconv.FormatFloat(f, 'f', -1, 64)
+}
+
+// SetDue implements store.Tournaments: a sorted set by due time (Unix ms),
+// kept as long as the tournament list.
+func (s *Store) SetDue(ctx context.Context, id string, at time.Time) error {
+	key := s.keys.tournamentDue()
+	var err error
+	if at.IsZero() {
+		err = s.client.ZRem(ctx, key, id).Err()
+	} else {
+		_, err = s.client.Pipelined(ctx, func(p redis.Pipeliner) error {
+			p.ZAdd(ctx, key, redis.Z{Score: float64(at.UnixMilli()), Member: id})
+			p.PExpire(ctx, key, boardTTL)
+			return nil
+		})
+	}
+	return wrap("tournament due "+id, err)
+}
+
+// Due implements store.Tournaments.
+func (s *Store) Due(ctx context.Context, until time.Time, limit int) ([]string, error) {
+	if limit <= 0 {
+		return []string{}, nil
+	}
+	if err := s.pruneTournaments(ctx, ""); err != nil {
+		return nil, wrap("tournaments due", err)
+	}
+	ids, err := s.client.ZRangeByScore(ctx, s.keys.tournamentDue(), &redis.ZRangeBy{
+		Min: "-inf", Max: strconv.FormatInt(until.UnixMilli(), 10), Count: int64(limit),
+	}).Result()
+	if err != nil {
+		return nil, wrap("tournaments due", err)
+	}
+	return ids, nil
 }

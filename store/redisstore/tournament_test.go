@@ -3,6 +3,7 @@ package redisstore_test
 import (
 	"testing"
 
+	"golfsolitaire/store/redisstore/redistest"
 	"golfsolitaire/store/storetest"
 )
 
@@ -12,7 +13,9 @@ func TestTournamentContract(t *testing.T) {
 	t.Run("miniredis", func(t *testing.T) {
 		storetest.RunTournaments(t, miniredisBackend())
 	})
-	t.Run("redis", func(t *testing.T) {
-		storetest.RunTournaments(t, realBackend(t))
-	})
+	for _, tp := range redistest.All {
+		t.Run(tp.Name, func(t *testing.T) {
+			storetest.RunTournaments(t, realBackend(t, tp))
+		})
+	}
 }

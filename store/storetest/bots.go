@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -11,10 +12,11 @@ import (
 	"golfsolitaire/store"
 )
 
-// botsOf returns Bots(limit) as "room/id=data", sorted.
+// botsOf returns the bots due within the hour (every bot not delayed) as
+// "room/id=data", sorted.
 func botsOf(t *testing.T, h *harness, s store.Store, limit int) []string {
 	t.Helper()
-	bots, err := s.Bots(h.ctx, limit)
+	bots, err := s.DueBots(h.ctx, later(h, time.Hour), limit)
 	if err != nil {
 		t.Fatalf("Bots = %v", err)
 	}
@@ -24,6 +26,99 @@ func botsOf(t *testing.T, h *harness, s store.Store, limit int) []string {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// later is d after both the suite's clock and the real one (Redis keeps
+// its own time).
+func later(h *harness, d time.Duration) time.Time {
+	now := time.Now()
+	if c := h.clock(); c.After(now) {
+		now = c
+	}
+	return now.Add(d)
+}
+
+// dueOf returns the bots due at or before until as "room/id", in order.
+func dueOf(t *testing.T, h *harness, s store.Store, until time.Time, limit int) []string {
+	t.Helper()
+	bots, err := s.DueBots(h.ctx, until, limit)
+	if err != nil {
+		t.Fatalf("DueBots = %v", err)
+	}
+	out := []string{}
+	for _, b := range bots {
+		out = append(out, b.Room+"/"+b.ID)
+	}
+	return out
+}
+
+// testBotsDue: a new record is due at once; DelayBot moves it, soonest
+// first; a delay is seen by every instance, leaves forgotten bots
+// forgotten and a zero time makes a bot due again.
+func testBotsDue(t *testing.T, h *harness) {
+	a, b := h.pair(t)
+	r1, r2 := h.room(), h.room()
+	mustCreate(t, h.ctx, a, r1)
+	mustCreate(t, h.ctx, a, r2)
+	for _, x := range []struct{ room, id string }{{r1, "x"}, {r1, "y"}, {r2, "z"}} {
+		if err := a.SetBot(h.ctx, x.room, x.id, []byte("d")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	soon := later(h, time.Second)
+	if got, want := dueOf(t, h, b, soon, 10), 3; len(got) != want {
+		t.Fatalf("new bots due = %q, want %d of them", got, want)
+	}
+	base := later(h, time.Hour)
+	delays := map[string]time.Duration{r1 + "/x": 3 * time.Minute, r1 + "/y": time.Minute, r2 + "/z": 2 * time.Minute}
+	for k, d := range delays {
+		room, id, _ := strings.Cut(k, "/")
+		if err := b.DelayBot(h.ctx, room, id, base.Add(d)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	steps := []struct {
+		until time.Time
+		limit int
+		want  []string
+	}{
+		{soon, 10, []string{}},
+		{base, 10, []string{}},
+		{base.Add(time.Minute), 10, []string{r1 + "/y"}},
+		{base.Add(2*time.Minute - time.Millisecond), 10, []string{r1 + "/y"}},
+		{base.Add(2 * time.Minute), 10, []string{r1 + "/y", r2 + "/z"}},
+		{base.Add(time.Hour), 10, []string{r1 + "/y", r2 + "/z", r1 + "/x"}},
+		{base.Add(time.Hour), 2, []string{r1 + "/y", r2 + "/z"}},
+		{base.Add(time.Hour), 0, []string{}},
+	}
+	for _, st := range steps {
+		if got := dueOf(t, h, a, st.until, st.limit); !slices.Equal(got, st.want) {
+			t.Fatalf("DueBots(+%v, %d) = %q, want %q", st.until.Sub(base), st.limit, got, st.want)
+		}
+	}
+	// Forgotten, then delayed: stays forgotten. Delayed to zero: due now.
+	if err := a.SetBot(h.ctx, r1, "y", nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.DelayBot(h.ctx, r1, "y", time.Time{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.DelayBot(h.ctx, r2, "z", time.Time{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.DelayBot(h.ctx, h.room(), "nobody", time.Time{}); err != nil {
+		t.Fatalf("DelayBot of an unknown room = %v, want nil", err)
+	}
+	if got, want := dueOf(t, h, a, soon, 10), []string{r2 + "/z"}; !slices.Equal(got, want) {
+		t.Fatalf("due after forgetting y and undelaying z = %q, want %q", got, want)
+	}
+	// Recording a bot again makes it due at once.
+	if err := a.SetBot(h.ctx, r1, "x", []byte("again")); err != nil {
+		t.Fatal(err)
+	}
+	if got := dueOf(t, h, b, soon, 10); !slices.Contains(got, r1+"/x") {
+		t.Fatalf("due after recording x again = %q, want it there", got)
+	}
 }
 
 // testBots: records are shared by instances, replaced, forgotten, and go

@@ -1,5 +1,7 @@
-// Package storetest is the contract suite every store.Store implementation
-// passes: memstore and redisstore run it from their tests.
+// Package storetest is the contract suites of the parts of store.Store
+// (RunRoomLog, RunBus, RunLobby, RunMatchmaker, RunBots, RunTournaments,
+// RunSeedPools; RunBackend runs those of a whole store.Store):
+// memstore and redisstore run them from their tests.
 package storetest
 
 import (
@@ -22,6 +24,10 @@ type Config struct {
 	// HistoryLen caps each room's history (0: the implementation's
 	// default).
 	HistoryLen int
+	// Replay and SnapshotEvery, when set, go to the store's options of the
+	// same names (the room log's spaced snapshots).
+	Replay        store.Replay
+	SnapshotEvery int
 	// Now is the test's fake clock. Implementations that keep time
 	// themselves (Redis) ignore it and provide Backend.Advance instead.
 	Now func() time.Time
@@ -53,12 +59,15 @@ func Run(t *testing.T, newStore func(t *testing.T) store.Store) {
 	RunBackend(t, Backend{New: func(t *testing.T, _ Config) store.Store { return newStore(t) }})
 }
 
-// RunBackend runs the suite.
-func RunBackend(t *testing.T, b Backend) {
-	tests := []struct {
-		name string
-		run  func(t *testing.T, h *harness)
-	}{
+type namedTest struct {
+	name string
+	run  func(t *testing.T, h *harness)
+}
+
+// RunRoomLog runs the contract of store.RoomLog: create, load, append,
+// since, expire, and the spaced snapshots (Config.Replay).
+func RunRoomLog(t *testing.T, b Backend) {
+	runTests(t, b, []namedTest{
 		{"CreateLoad", testCreateLoad},
 		{"NotFound", testNotFound},
 		{"Append", testAppend},
@@ -67,24 +76,71 @@ func RunBackend(t *testing.T, b Backend) {
 		{"AppendRaceNoLostEvents", testAppendRaceNoLostEvents},
 		{"Since", testSince},
 		{"SinceTrimmed", testSinceTrimmed},
-		{"SubscribeOtherInstance", testSubscribeOtherInstance},
-		{"SlowSubscriber", testSlowSubscriber},
 		{"Expire", testExpire},
 		{"AppendRefreshesTTL", testAppendRefreshesTTL},
-		{"Listings", testListings},
-		{"ListingsExpire", testListingsExpire},
-		{"Pair", testPair},
-		{"PairConcurrent", testPairConcurrent},
+		{"SnapshotEvery", testSnapshotEvery},
+		{"SnapshotOtherInstance", testSnapshotOtherInstance},
+		{"SnapshotConflict", testSnapshotConflict},
+		{"SnapshotRaceNoLostEvents", testSnapshotRaceNoLostEvents},
+		{"SnapshotBatch", testSnapshotBatch},
+		{"ReplayFails", testReplayFails},
+		{"SnapshotEveryOption", testSnapshotEveryOption},
+	})
+}
+
+// RunBus runs the contract of store.Bus: room subscriptions and topics.
+func RunBus(t *testing.T, b Backend) {
+	runTests(t, b, []namedTest{
+		{"SubscribeOtherInstance", testSubscribeOtherInstance},
+		{"SlowSubscriber", testSlowSubscriber},
 		{"NotifyListen", testNotifyListen},
 		{"SubscriptionEnds", testSubscriptionEnds},
 		{"CloseEndsSubscriptions", testCloseEndsSubscriptions},
-		{"Ping", testPing},
+	})
+}
+
+// RunLobby runs the contract of store.Lobby.
+func RunLobby(t *testing.T, b Backend) {
+	runTests(t, b, []namedTest{
+		{"Listings", testListings},
+		{"ListingsExpire", testListingsExpire},
+		{"ListingsSpam", testListingsSpam},
+	})
+}
+
+// RunMatchmaker runs the contract of store.Matchmaker.
+func RunMatchmaker(t *testing.T, b Backend) {
+	runTests(t, b, []namedTest{
+		{"Pair", testPair},
+		{"PairConcurrent", testPairConcurrent},
+	})
+}
+
+// RunBots runs the contracts of store.Bots and store.Leases.
+func RunBots(t *testing.T, b Backend) {
+	runTests(t, b, []namedTest{
 		{"Bots", testBots},
 		{"BotsExpireWithRoom", testBotsExpireWithRoom},
+		{"BotsDue", testBotsDue},
 		{"Lease", testLease},
 		{"LeaseExpiry", testLeaseExpiry},
 		{"LeaseRaceOneWinner", testLeaseRaceOneWinner},
-	}
+	})
+}
+
+// RunBackend runs the suites of every part of store.Store but the
+// tournaments' and the seed pools' (RunTournaments, RunSeedPools), and
+// Ping.
+func RunBackend(t *testing.T, b Backend) {
+	t.Run("RoomLog", func(t *testing.T) { RunRoomLog(t, b) })
+	t.Run("Bus", func(t *testing.T) { RunBus(t, b) })
+	t.Run("Lobby", func(t *testing.T) { RunLobby(t, b) })
+	t.Run("Matchmaker", func(t *testing.T) { RunMatchmaker(t, b) })
+	t.Run("Bots", func(t *testing.T) { RunBots(t, b) })
+	runTests(t, b, []namedTest{{"Ping", testPing}})
+}
+
+func runTests(t *testing.T, b Backend, tests []namedTest) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
@@ -754,12 +810,12 @@ func testListings(t *testing.T, h *harness) {
 	}{
 		{"empty", "", nil, 10, nil},
 		{"show 1", r1, []byte("one"), 10, []string{r1 + "=one"}},
-		{"show 3", r3, []byte("three"), 10, []string{r1 + "=one", r3 + "=three"}},
-		{"show 2", r2, []byte("two"), 10, []string{r1 + "=one", r3 + "=three", r2 + "=two"}},
-		{"update 1 keeps its place", r1, []byte("ONE"), 10, []string{r1 + "=ONE", r3 + "=three", r2 + "=two"}},
-		{"limit", "", nil, 2, []string{r1 + "=ONE", r3 + "=three"}},
-		{"hide 3", r3, nil, 10, []string{r1 + "=ONE", r2 + "=two"}},
-		{"hide 3 again", r3, nil, 10, []string{r1 + "=ONE", r2 + "=two"}},
+		{"show 3", r3, []byte("three"), 10, []string{r3 + "=three", r1 + "=one"}},
+		{"show 2", r2, []byte("two"), 10, []string{r2 + "=two", r3 + "=three", r1 + "=one"}},
+		{"update 1 keeps its place", r1, []byte("ONE"), 10, []string{r2 + "=two", r3 + "=three", r1 + "=ONE"}},
+		{"limit", "", nil, 2, []string{r2 + "=two", r3 + "=three"}},
+		{"hide 3", r3, nil, 10, []string{r2 + "=two", r1 + "=ONE"}},
+		{"hide 3 again", r3, nil, 10, []string{r2 + "=two", r1 + "=ONE"}},
 	}
 	for i, st := range steps {
 		if st.room != "" {
@@ -782,6 +838,41 @@ func testListings(t *testing.T, h *harness) {
 	}
 	if got, want := listed(t, h.ctx, b, 10), []string{r2 + "=two"}; !slices.Equal(got, want) {
 		t.Fatalf("after removing %s: Listings = %q, want %q", r1, got, want)
+	}
+}
+
+// testListingsSpam: 210 rooms listed (a spammer's), then a real one: the
+// lobby's first 200 show the real one; and once the spam rooms expire,
+// they are gone from the listing.
+func testListingsSpam(t *testing.T, h *harness) {
+	s := h.store(t)
+	var spam []string
+	for range 210 {
+		r := h.room()
+		spam = append(spam, r)
+		mustCreate(t, h.ctx, s, r)
+		if err := s.SetListing(h.ctx, r, []byte("spam")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	time.Sleep(2 * time.Millisecond) // a later listing time
+	real := h.room()
+	mustCreate(t, h.ctx, s, real)
+	if err := s.SetListing(h.ctx, real, []byte("real")); err != nil {
+		t.Fatal(err)
+	}
+	got := listed(t, h.ctx, s, 200)
+	if len(got) != 200 || got[0] != real+"=real" {
+		t.Fatalf("Listings(200) after 210 spam rooms: %d rooms, first %q, want 200 with %s first", len(got), got[:min(1, len(got))], real)
+	}
+	for _, r := range spam {
+		if err := s.Expire(h.ctx, r, 100*time.Millisecond); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h.advance(t, 300*time.Millisecond)
+	if got, want := listed(t, h.ctx, s, 200), []string{real + "=real"}; !slices.Equal(got, want) {
+		t.Fatalf("after the spam rooms expired: Listings = %d rooms (%.3q), want %q", len(got), got[:min(3, len(got))], want)
 	}
 }
 

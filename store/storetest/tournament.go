@@ -22,6 +22,9 @@ func RunTournaments(t *testing.T, b Backend) {
 	}{
 		{"List", testTournamentList},
 		{"ListOtherInstance", testTournamentListShared},
+		{"Due", testTournamentDue},
+		{"Close", testTournamentClose},
+		{"CloseNow", testTournamentCloseNow},
 		{"BoardRankRange", testBoardRankRange},
 		{"BoardUpdate", testBoardUpdate},
 		{"BoardCount", testBoardCount},
@@ -43,11 +46,7 @@ func newTournaments(t *testing.T, b Backend) store.Tournaments {
 	t.Helper()
 	s := b.New(t, Config{Now: time.Now})
 	t.Cleanup(func() { s.Close() })
-	ts, ok := s.(store.Tournaments)
-	if !ok {
-		t.Fatalf("%T does not implement store.Tournaments", s)
-	}
-	return ts
+	return s
 }
 
 func tournamentsListed(t *testing.T, ctx context.Context, s store.Tournaments, limit int) []string {
@@ -75,11 +74,11 @@ func testTournamentList(t *testing.T, ctx context.Context, s store.Tournaments, 
 	if err := s.SetTournament(ctx, "T-B", []byte("v2")); err != nil {
 		t.Fatal(err)
 	}
-	if got, want := tournamentsListed(t, ctx, s, 10), []string{"T-B=v2", "T-A=v1", "T-C=v1"}; !slices.Equal(got, want) {
-		t.Fatalf("list %q, want %q (first listed first, data updated in place)", got, want)
+	if got, want := tournamentsListed(t, ctx, s, 10), []string{"T-C=v1", "T-A=v1", "T-B=v2"}; !slices.Equal(got, want) {
+		t.Fatalf("list %q, want %q (newest first, data updated in place)", got, want)
 	}
-	if got := tournamentsListed(t, ctx, s, 2); len(got) != 2 {
-		t.Fatalf("limit 2: %q", got)
+	if got, want := tournamentsListed(t, ctx, s, 2), []string{"T-C=v1", "T-A=v1"}; !slices.Equal(got, want) {
+		t.Fatalf("limit 2: %q, want the newest two %q", got, want)
 	}
 	if got := tournamentsListed(t, ctx, s, 0); len(got) != 0 {
 		t.Fatalf("limit 0: %q", got)
@@ -90,7 +89,7 @@ func testTournamentList(t *testing.T, ctx context.Context, s store.Tournaments, 
 	if err := s.SetTournament(ctx, "T-X", nil); err != nil {
 		t.Fatalf("hiding an unlisted tournament: %v", err)
 	}
-	if got, want := tournamentsListed(t, ctx, s, 10), []string{"T-B=v2", "T-C=v1"}; !slices.Equal(got, want) {
+	if got, want := tournamentsListed(t, ctx, s, 10), []string{"T-C=v1", "T-B=v2"}; !slices.Equal(got, want) {
 		t.Fatalf("after hiding: %q, want %q", got, want)
 	}
 }
@@ -239,5 +238,150 @@ func testBoardConcurrent(t *testing.T, ctx context.Context, s store.Tournaments,
 	wg.Wait()
 	if n, err := s.Count(ctx, "T-P", math.Inf(-1), math.Inf(1)); err != nil || n != 200 {
 		t.Fatalf("after concurrent updates: %d %v, want 200", n, err)
+	}
+}
+
+// testTournamentDue: ids come back by due time, up to until, soonest
+// first; moving a due time moves the id; a zero time forgets it; another
+// instance sees the same.
+func testTournamentDue(t *testing.T, ctx context.Context, s store.Tournaments, b Backend) {
+	base := time.Now().Truncate(time.Millisecond)
+	other := s
+	if b.Shared {
+		other = newTournaments(t, b)
+	}
+	due := func(until time.Duration, limit int) []string {
+		t.Helper()
+		ids, err := other.Due(ctx, base.Add(until), limit)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ids
+	}
+	for _, d := range []struct {
+		id string
+		at time.Duration
+	}{{"T-late", time.Hour}, {"T-soon", time.Minute}, {"T-now", 0}, {"T-past", -time.Hour}} {
+		if err := s.SetDue(ctx, d.id, base.Add(d.at)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got, want := due(0, 10), []string{"T-past", "T-now"}; !slices.Equal(got, want) {
+		t.Fatalf("due now: %q, want %q", got, want)
+	}
+	if got, want := due(2*time.Minute, 10), []string{"T-past", "T-now", "T-soon"}; !slices.Equal(got, want) {
+		t.Fatalf("due within 2 minutes: %q, want %q", got, want)
+	}
+	if got, want := due(2*time.Hour, 2), []string{"T-past", "T-now"}; !slices.Equal(got, want) {
+		t.Fatalf("limit 2: %q, want %q", got, want)
+	}
+	if got := due(2*time.Hour, 0); len(got) != 0 {
+		t.Fatalf("limit 0: %q", got)
+	}
+	// T-soon started: now it is due at its close; T-past finished.
+	if err := s.SetDue(ctx, "T-soon", base.Add(3*time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SetDue(ctx, "T-past", time.Time{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SetDue(ctx, "T-never", time.Time{}); err != nil {
+		t.Fatalf("forgetting an unknown tournament: %v", err)
+	}
+	if got, want := due(2*time.Hour, 10), []string{"T-now", "T-late"}; !slices.Equal(got, want) {
+		t.Fatalf("after moving and forgetting: %q, want %q", got, want)
+	}
+}
+
+// closedWait makes d pass: for real (the stores prune by the real clock)
+// and, where the backend keeps its own (miniredis), for it too.
+func closedWait(t *testing.T, b Backend, d time.Duration) {
+	time.Sleep(d)
+	if b.Advance != nil {
+		b.Advance(t, d)
+	}
+}
+
+// testTournamentClose: a closed tournament's listing, due time and board
+// stay until the time given and then go, on every instance, even if its
+// board is updated meanwhile; an open one stays.
+func testTournamentClose(t *testing.T, ctx context.Context, s store.Tournaments, b Backend) {
+	other := s
+	if b.Shared {
+		other = newTournaments(t, b)
+	}
+	for _, id := range []string{"T-closed", "T-open"} {
+		if err := s.SetTournament(ctx, id, []byte(id)); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.SetDue(ctx, id, time.Now().Add(-time.Minute)); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.SetScores(ctx, id, store.Scored{Member: "a", Score: 1}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const ttl = 400 * time.Millisecond
+	if err := s.CloseTournament(ctx, "T-closed", ttl); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SetScores(ctx, "T-closed", store.Scored{Member: "b", Score: 2}); err != nil {
+		t.Fatal(err)
+	}
+	check := func(when string, closedThere bool) {
+		t.Helper()
+		want := []string{"T-open=T-open"}
+		wantDue := []string{"T-open"}
+		if closedThere {
+			want = []string{"T-open=T-open", "T-closed=T-closed"} // newest first
+			wantDue = []string{"T-closed", "T-open"}
+		}
+		if got := tournamentsListed(t, ctx, other, 10); !slices.Equal(got, want) {
+			t.Fatalf("%s: list %q, want %q", when, got, want)
+		}
+		due, err := other.Due(ctx, time.Now().Add(time.Hour), 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		slices.Sort(due)
+		if !slices.Equal(due, wantDue) {
+			t.Fatalf("%s: due %q, want %q", when, due, wantDue)
+		}
+		n, err := other.Count(ctx, "T-closed", math.Inf(-1), math.Inf(1))
+		if err != nil || (n == 2) != closedThere || (n == 0) == closedThere {
+			t.Fatalf("%s: the closed board holds %d (%v)", when, n, err)
+		}
+		if n, err := other.Count(ctx, "T-open", math.Inf(-1), math.Inf(1)); err != nil || n != 1 {
+			t.Fatalf("%s: the open board holds %d (%v), want 1", when, n, err)
+		}
+	}
+	check("just closed", true)
+	closedWait(t, b, ttl+200*time.Millisecond)
+	check("after its time", false)
+}
+
+// testTournamentCloseNow: a ttl <= 0 removes the tournament's listing,
+// due time and board at once.
+func testTournamentCloseNow(t *testing.T, ctx context.Context, s store.Tournaments, _ Backend) {
+	if err := s.SetTournament(ctx, "T-gone", []byte("x")); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SetDue(ctx, "T-gone", time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SetScores(ctx, "T-gone", store.Scored{Member: "a", Score: 1}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.CloseTournament(ctx, "T-gone", 0); err != nil {
+		t.Fatal(err)
+	}
+	if got := tournamentsListed(t, ctx, s, 10); len(got) != 0 {
+		t.Fatalf("list %q, want none", got)
+	}
+	if due, err := s.Due(ctx, time.Now().Add(time.Hour), 10); err != nil || len(due) != 0 {
+		t.Fatalf("due %q %v, want none", due, err)
+	}
+	if n, err := s.Count(ctx, "T-gone", math.Inf(-1), math.Inf(1)); err != nil || n != 0 {
+		t.Fatalf("board holds %d %v, want 0", n, err)
 	}
 }

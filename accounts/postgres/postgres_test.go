@@ -1,0 +1,121 @@
+package postgres_test
+
+import (
+	"context"
+	"slices"
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"golfsolitaire/accounts"
+	"golfsolitaire/accounts/accountstest"
+	"golfsolitaire/accounts/postgres"
+	"golfsolitaire/accounts/postgres/pgtest"
+)
+
+func open(t *testing.T) *postgres.Store {
+	t.Helper()
+	s, err := postgres.Open(context.Background(), pgtest.Database(t, "accounts"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Close)
+	return s
+}
+
+func TestContract(t *testing.T) {
+	accountstest.Run(t, func(t *testing.T) accounts.Store { return open(t) })
+}
+
+// TestMigrations: the embedded files, in order, and applying them twice
+// (a restart) changes nothing.
+func TestMigrations(t *testing.T) {
+	t.Parallel()
+	got, err := postgres.Migrations()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"00001_accounts.sql", "00002_sessions.sql", "00003_archive.sql", "00004_leaderboard.sql", "00005_passkeys.sql", "00006_round_stats.sql"}
+	if !slices.Equal(got, want) {
+		t.Errorf("Migrations() = %v, want %v", got, want)
+	}
+	s := open(t)
+	if err := postgres.Migrate(context.Background(), s.Pool(), nil); err != nil {
+		t.Errorf("second Migrate: %v", err)
+	}
+	var n int
+	if err := s.Pool().QueryRow(context.Background(), `SELECT max(version_id) FROM goose_db_version`).Scan(&n); err != nil || n != 6 {
+		t.Errorf("goose version = %d, %v; want 6", n, err)
+	}
+}
+
+func TestDeleteExpiredSessions(t *testing.T) {
+	t.Parallel()
+	s := open(t)
+	ctx := context.Background()
+	if _, err := s.Pool().Exec(ctx, `INSERT INTO sessions (token, data, expiry) VALUES
+		('old', '\x00', now() - interval '1 hour'), ('live', '\x00', now() + interval '1 hour')`); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := s.DeleteExpiredSessions(ctx); err != nil || n != 1 {
+		t.Errorf("DeleteExpiredSessions = %d, %v; want 1", n, err)
+	}
+	var left string
+	if err := s.Pool().QueryRow(ctx, `SELECT string_agg(token, ',') FROM sessions`).Scan(&left); err != nil || left != "live" {
+		t.Errorf("sessions left = %q, %v; want live", left, err)
+	}
+}
+
+// TestRoundStatsBackfill: migration 00006 fills each archived player's
+// total, to par, holes and clears in from the standings of games archived
+// before it.
+func TestRoundStatsBackfill(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	pool, err := pgxpool.New(ctx, pgtest.Database(t, "backfill"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(pool.Close)
+	if err := postgres.MigrateTo(ctx, pool, 5, nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{
+		`INSERT INTO accounts (name, name_key, password_hash) VALUES ('Ana', 'ana', 'x'), ('Bo', 'bo', 'x')`,
+		`INSERT INTO games (id, family, format, settings, commitment, seed, holes, standings, finished_at) VALUES
+			('OLD-1', 'golf', 'stroke', '{}', 'c', 's', '[]',
+			 '{"rows":[{"seat":1,"total":12,"toPar":2,"scores":[7,5,null]},{"seat":0,"total":3,"toPar":-7,"scores":[0,-2,5]}]}', now()),
+			('ODD-1', 'golf', 'match', '{}', 'c', 's', '[]', '{"leader":0}', now())`,
+		`INSERT INTO game_players (game_id, seat, account_id, name, place, rating_before, rd_before, volatility_before, rating_after, rd_after, volatility_after) VALUES
+			('OLD-1', 0, 1, 'Ana', 1, 1500, 350, 0.06, 1600, 300, 0.06), ('OLD-1', 1, 2, 'Bo', 2, 1500, 350, 0.06, 1400, 300, 0.06),
+			('ODD-1', 0, 1, 'Ana', 1, 1500, 350, 0.06, 1600, 300, 0.06)`,
+	} {
+		if _, err := pool.Exec(ctx, q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := postgres.Migrate(ctx, pool, nil); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := pool.Query(ctx, `SELECT game_id, seat, total, to_par, holes, clears FROM game_players ORDER BY game_id DESC, seat`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type r struct {
+		game                              string
+		seat, total, toPar, holes, clears int
+	}
+	var got []r
+	var x r
+	if _, err := pgx.ForEachRow(rows, []any{&x.game, &x.seat, &x.total, &x.toPar, &x.holes, &x.clears}, func() error {
+		got = append(got, x)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	want := []r{{"OLD-1", 0, 3, -7, 3, 2}, {"OLD-1", 1, 12, 2, 2, 0}, {"ODD-1", 0, 0, 0, 0, 0}}
+	if !slices.Equal(got, want) {
+		t.Errorf("backfilled %+v, want %+v", got, want)
+	}
+}

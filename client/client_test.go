@@ -1,0 +1,139 @@
+package client_test
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+
+	"golfsolitaire/client"
+	"golfsolitaire/match"
+	"golfsolitaire/protocol"
+	"golfsolitaire/protocol/patch"
+)
+
+// fakeRoom is a server that speaks just enough of the protocol to test
+// the client's handling of patches: after the welcome it sends a
+// snapshot, then the frames of script; a resync is answered with a
+// snapshot of the latest view.
+type fakeRoom struct {
+	views   [][]byte // the room's views by version - 1
+	script  func(send func([]byte))
+	resyncs atomic.Int64
+}
+
+func view(v int64, hole int, waste ...string) []byte {
+	b, _ := json.Marshal(match.View{V: v, Code: "FAK-ERO-OM0", Settings: match.DefaultSettings(), Status: match.Playing, Hole: hole, You: 0,
+		Seats: []match.SeatView{{Name: "Ana"}}, Progress: []match.Progress{}, Revealed: []int{},
+		Board: &match.Board{Hole: hole, Waste: waste, Piles: [][]string{{"2C", "3D"}}, Playable: []int{}}})
+	return b
+}
+
+func (f *fakeRoom) serve(w http.ResponseWriter, r *http.Request) {
+	ws, err := websocket.Accept(w, r, nil)
+	if err != nil {
+		return
+	}
+	defer ws.CloseNow()
+	ctx := r.Context()
+	if _, _, err := ws.Read(ctx); err != nil { // hello
+		return
+	}
+	seat := 0
+	send := func(b []byte) { ws.Write(ctx, websocket.MessageText, b) }
+	send(protocol.ServerMessage{Type: protocol.TypeWelcome, Protocol: protocol.Version, Seat: &seat, V: 1}.Marshal())
+	send(protocol.SnapshotFrame(1, f.views[0]))
+	// Like the real server's one queue a socket, the frames sent before
+	// a resync is read come before its snapshot.
+	f.script(send)
+	for {
+		_, b, err := ws.Read(ctx)
+		if err != nil {
+			return
+		}
+		var m protocol.ClientMessage
+		if json.Unmarshal(b, &m) == nil && m.Type == protocol.TypeResync {
+			f.resyncs.Add(1)
+			last := f.views[len(f.views)-1]
+			send(protocol.SnapshotFrame(int64(len(f.views)), last))
+		}
+	}
+}
+
+// patchFrame is the event frame of version v patching the view of
+// version base.
+func (f *fakeRoom) patchFrame(t *testing.T, v, base int64) []byte {
+	p, err := patch.Diff(f.views[base-1], f.views[v-1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev, _ := json.Marshal(match.EventView{V: v, Kind: match.KindMove})
+	return protocol.PatchFrame(v, base, ev, p)
+}
+
+// TestPatchesAndResync: the client applies each event's patch to the view
+// it holds; a frame it missed (the next patch's base is not its view) or
+// a patch that does not apply makes it ask for a snapshot once, ignore
+// the patches until it comes, and go on from it.
+func TestPatchesAndResync(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name    string
+		frames  func(f *fakeRoom) [][]byte
+		resyncs int64
+	}{
+		{"in order", func(f *fakeRoom) [][]byte {
+			return [][]byte{f.patchFrame(t, 2, 1), f.patchFrame(t, 3, 2), f.patchFrame(t, 4, 3), f.patchFrame(t, 5, 4)}
+		}, 0},
+		{"a frame missed", func(f *fakeRoom) [][]byte {
+			// v3's frame never arrives: v4's base is not the view held.
+			return [][]byte{f.patchFrame(t, 2, 1), f.patchFrame(t, 4, 3)}
+		}, 1},
+		{"a wrong base, then more", func(f *fakeRoom) [][]byte {
+			return [][]byte{f.patchFrame(t, 3, 2), f.patchFrame(t, 4, 3), f.patchFrame(t, 5, 4)}
+		}, 1},
+		{"a patch that does not apply", func(f *fakeRoom) [][]byte {
+			ev, _ := json.Marshal(match.EventView{V: 2, Kind: match.KindMove})
+			return [][]byte{protocol.PatchFrame(2, 1, ev, []byte(`{"board":{"piles":{"7":{"-":1}}}}`))}
+		}, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			defer cancel()
+			f := &fakeRoom{views: [][]byte{view(1, 1, "KH"), view(2, 1, "KH", "QS"), view(3, 1, "KH", "QS", "JD"), view(4, 1, "KH", "QS", "JD", "TC"), view(5, 2, "9S")}}
+			frames := tt.frames(f)
+			f.script = func(send func([]byte)) {
+				for _, b := range frames {
+					send(b)
+				}
+			}
+			ts := httptest.NewServer(http.HandlerFunc(f.serve))
+			defer ts.Close()
+			c, err := client.Dial(ctx, ts.URL, &client.Options{Room: "FAK-ERO-OM0"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.CloseNow()
+			v, err := c.WaitView(ctx, func(v *match.View) bool { return v.V == 5 })
+			if err != nil {
+				t.Fatalf("view %+v: %v", v, err)
+			}
+			if v.Hole != 2 || v.Board == nil || len(v.Board.Waste) != 1 || v.Board.Waste[0] != "9S" {
+				t.Errorf("final view: hole %d board %+v", v.Hole, v.Board)
+			}
+			if got := c.Resyncs(); got != tt.resyncs {
+				t.Errorf("the client asked for %d snapshots, want %d", got, tt.resyncs)
+			}
+			if got := f.resyncs.Load(); got != tt.resyncs {
+				t.Errorf("the server got %d resyncs, want %d", got, tt.resyncs)
+			}
+		})
+	}
+}

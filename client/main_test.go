@@ -1,0 +1,13 @@
+package client_test
+
+import (
+	"testing"
+
+	"go.uber.org/goleak"
+)
+
+// TestMain fails the package's tests if any goroutine is still running
+// when they end: a connection's reader or a test server left behind.
+func TestMain(m *testing.M) {
+	goleak.VerifyTestMain(m)
+}

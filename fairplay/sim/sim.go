@@ -1,0 +1,168 @@
+// Package sim plays honest and clairvoyant bots on golf states, in
+// process, and runs the fair-play detector on their holes: the engine of
+// `go run . fairplay simulate`. It is pure (no I/O, no goroutines); the
+// command spreads rounds over workers.
+package sim
+
+import (
+	"fmt"
+	"math/rand/v2"
+
+	"golfsolitaire/bot"
+	"golfsolitaire/fairplay"
+	"golfsolitaire/golf"
+	"golfsolitaire/match"
+)
+
+// Kind names a simulated player: an honest bot level, or "clairvoyant".
+type Kind string
+
+// Clairvoyant is a player who, on the holes where it knows the stock,
+// plays the solver's line for the real deal, and otherwise plays as the
+// search bot.
+const Clairvoyant Kind = "clairvoyant"
+
+// Player is one simulated player.
+type Player struct {
+	Kind Kind
+	// KnowsStock is the share of holes on which a clairvoyant player
+	// knows the stock (0 for honest bots).
+	KnowsStock float64
+}
+
+// Name is the label printed for the player.
+func (p Player) Name() string {
+	if p.Kind == Clairvoyant {
+		return string(Clairvoyant)
+	}
+	return string(p.Kind)
+}
+
+// ClairvoyantNodes is the budget of the clairvoyant's solve of a deal.
+const ClairvoyantNodes = 200_000
+
+// Round is the outcome of one simulated round.
+type Round struct {
+	Holes int
+	// FlaggedAt is the 1-based hole after which the player was first
+	// flagged, 0 if never.
+	FlaggedAt int
+	Evidence  fairplay.Evidence
+	// Analysis is the work of the detector: holes analysed, solves, nodes.
+	Solves int
+	Nodes  int64
+}
+
+// Analyse is the analysis of one hole (fairplay.AnalyseHole with a
+// config, perhaps timed by the caller).
+type Analyse func(d *golf.Deal, moves []golf.Move) (fairplay.Hole, error)
+
+// With returns the plain analysis with cfg.
+func With(cfg fairplay.Config) Analyse {
+	return func(d *golf.Deal, moves []golf.Move) (fairplay.Hole, error) {
+		return fairplay.AnalyseHole(d, moves, cfg)
+	}
+}
+
+// PlayRound plays holes holes of the variant for the player, from seed
+// round (deals are round.HoleSeed(h)), analysing each hole and folding it
+// into the player's evidence.
+func PlayRound(p Player, v golf.Variant, round golf.Seed, holes int, analyse Analyse) (Round, error) {
+	rng := rand.New(rand.NewChaCha8(round))
+	out := Round{Holes: holes}
+	for h := 1; h <= holes; h++ {
+		d := golf.NewDeal(v, round.HoleSeed(h))
+		knows := p.Kind == Clairvoyant && rng.Float64() < p.KnowsStock
+		moves, err := PlayHole(p, &d, h, knows, rng.Uint64())
+		if err != nil {
+			return out, err
+		}
+		a, err := analyse(&d, moves)
+		if err != nil {
+			return out, err
+		}
+		out.Solves += a.Solves
+		out.Nodes += a.Nodes
+		out.Evidence.Add(a)
+		if out.FlaggedAt == 0 && out.Evidence.Flagged() {
+			out.FlaggedAt = h
+		}
+	}
+	return out, nil
+}
+
+// PlayHole plays one hole to its end and returns the moves. knows says
+// whether a clairvoyant player knows the stock on it.
+func PlayHole(p Player, d *golf.Deal, hole int, knows bool, seed uint64) ([]golf.Move, error) {
+	st := golf.NewState(d)
+	if knows {
+		sol := golf.Solve(d, &golf.SolveOptions{MaxNodes: ClairvoyantNodes})
+		for i, m := range sol.Moves {
+			if err := st.Apply(m); err != nil {
+				return nil, fmt.Errorf("sim: the solver's line does not replay at move %d: %w", i+1, err)
+			}
+		}
+		// Finish a line that stops before the game is over: any play only
+		// lowers the score.
+		for !st.Over() {
+			legal := st.Legal()
+			_ = st.Apply(legal[0])
+		}
+		return append([]golf.Move(nil), st.Moves()...), nil
+	}
+	level := bot.Level(p.Kind)
+	if p.Kind == Clairvoyant {
+		level = bot.Search
+	}
+	bp := bot.NewPlayer(level, seed)
+	vr := d.Variant
+	for !st.Over() {
+		b := BoardOf(st, hole)
+		ms := bp.Choose(&match.View{Status: match.Playing, Settings: match.Settings{Variant: vr}, Board: b})
+		if ms == "" {
+			break
+		}
+		m, err := golf.ParseMove(ms)
+		if err != nil {
+			return nil, err
+		}
+		if err := st.Apply(m); err != nil {
+			return nil, fmt.Errorf("sim: the %s bot chose an illegal move: %w", level, err)
+		}
+		bp.Played(hole, ms, BoardOf(st, hole))
+	}
+	return append([]golf.Move(nil), st.Moves()...), nil
+}
+
+// BoardOf draws a game as its own seat sees it (the fields the bots read:
+// piles, waste, what is playable, counts).
+func BoardOf(st *golf.State, hole int) *match.Board {
+	b := &match.Board{
+		Hole: hole, Layout: st.Deal().Layout().Shape, StockLeft: st.StockLeft(), RedealsLeft: st.RedealsLeft(),
+		CardsLeft: st.CardsLeft(), Over: st.Over(), Cleared: st.Cleared(), Done: st.Over(),
+		Score: st.Score(), Moves: len(st.Moves()), Playable: []int{},
+	}
+	for _, pile := range st.Piles() {
+		ps := make([]string, len(pile))
+		for j, c := range pile {
+			if c != golf.NoCard {
+				ps[j] = c.String()
+			}
+		}
+		b.Piles = append(b.Piles, ps)
+	}
+	for _, c := range st.Waste() {
+		b.Waste = append(b.Waste, c.String())
+	}
+	for _, m := range st.Legal() {
+		switch m.Action {
+		case golf.Play:
+			b.Playable = append(b.Playable, int(m.Pile))
+		case golf.Turn:
+			b.CanTurn = true
+		case golf.Redeal:
+			b.CanRedeal = true
+		}
+	}
+	return b
+}

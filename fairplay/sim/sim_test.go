@@ -1,0 +1,52 @@
+package sim
+
+import (
+	"testing"
+
+	"golfsolitaire/fairplay"
+	"golfsolitaire/golf"
+)
+
+// TestPlayHole: every kind of simulated player finishes a hole with legal
+// moves; the clairvoyant one, knowing the stock, scores the solver's best.
+func TestPlayHole(t *testing.T) {
+	t.Parallel()
+	d := golf.NewDeal(golf.DefaultVariant(), golf.NumberedSeed(2))
+	best := golf.Solve(&d, &golf.SolveOptions{MaxNodes: ClairvoyantNodes})
+	for _, tc := range []struct {
+		p     Player
+		knows bool
+	}{
+		{Player{Kind: "random"}, false},
+		{Player{Kind: "greedy"}, false},
+		// (The search bot plays through the same adapter; it is left out
+		// only because it is slow under -race.)
+		{Player{Kind: Clairvoyant, KnowsStock: 1}, true},
+		{Player{Kind: Clairvoyant, KnowsStock: 0.5}, false},
+	} {
+		moves, err := PlayHole(tc.p, &d, 1, tc.knows, 1)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.p.Name(), err)
+		}
+		st, err := golf.Record{Variant: d.Variant, Seed: d.Seed, Moves: moves}.Replay()
+		if err != nil || !st.Over() {
+			t.Fatalf("%s: replay %v, over %v", tc.p.Name(), err, st.Over())
+		}
+		if tc.knows && best.Exact && st.Score() != best.Best {
+			t.Errorf("clairvoyant scored %d, best %d", st.Score(), best.Best)
+		}
+	}
+}
+
+// TestPlayRound: a round folds every hole into the evidence.
+func TestPlayRound(t *testing.T) {
+	t.Parallel()
+	r, err := PlayRound(Player{Kind: "greedy"}, golf.DefaultVariant(), golf.NumberedSeed(9), 2,
+		With(fairplay.Config{Samples: 2, Nodes: 300}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Holes != 2 || r.Evidence.Holes != 2 || r.Solves == 0 {
+		t.Fatalf("round %+v", r)
+	}
+}

@@ -1,0 +1,325 @@
+package patch
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+	"time"
+
+	"golfsolitaire/golf"
+	"golfsolitaire/match"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
+
+// diffTests are old, new and the patch Diff must give.
+var diffTests = []struct{ old, new, patch string }{
+	{`{"a":1}`, `{"a":1}`, `{}`},
+	{`{"a":1,"b":"x"}`, `{"a":2,"b":"x"}`, `{"a":2}`},
+	{`{"a":1}`, `{"a":1,"b":true}`, `{"b":true}`},
+	{`{"a":1,"long":"xxxxxxxx","b":true}`, `{"a":1,"long":"xxxxxxxx"}`, `{"b":null}`},
+	{`{"a":1,"b":true}`, `{"a":1}`, `[{"a":1}]`}, // the whole value is shorter
+	{`{"a":1}`, `{"a":null}`, `{"a":[null]}`},
+	{`{"a":null}`, `{"a":1}`, `{"a":1}`},
+	{`{"a":1}`, `{"a":{"x":1}}`, `{"a":[{"x":1}]}`},
+	{`{"a":{"x":1,"y":2,"z":3}}`, `{"a":{"x":1,"y":5,"z":3}}`, `{"a":{"y":5}}`},
+	{`{"w":["AC","2D"]}`, `{"w":["AC","2D","3H"]}`, `{"w":{"+":["3H"]}}`},
+	{`{"w":["AC","2D","3H"]}`, `{"w":[]}`, `{"w":[[]]}`},
+	{`{"p":[["AC","2D","3H","4S"],["5C"]]}`, `{"p":[["AC","2D","3H"],["5C"]]}`, `{"p":{"0":{"-":1}}}`},
+	{`{"p":["alpha","beta","gamma"]}`, `{"p":["alpha","delta","gamma","eps"]}`, `{"p":{"1":"delta","+":["eps"]}}`},
+	{`{"p":[1,2,3,4,5,6,7,8]}`, `{"p":[2,3,4,5,6,7,8]}`, `{"p":[[2,3,4,5,6,7,8]]}`},
+	{`{"b":"x","a":1}`, `{"a":2,"b":"x"}`, `{"a":2}`},
+	{`[1,2]`, `{"a":1}`, `[{"a":1}]`},
+	{`"x"`, `"y"`, `"y"`},
+	{`{"a\u0062":1}`, `{"ab":2}`, `{"ab":2}`},
+	{`{"s":[null,1]}`, `{"s":[null,1,null]}`, `{"s":{"+":[null]}}`},
+	{`{"s":[1,null]}`, `{"s":[1,2]}`, `{"s":{"1":2}}`},
+}
+
+func TestDiff(t *testing.T) {
+	for _, tt := range diffTests {
+		got, err := Diff([]byte(tt.old), []byte(tt.new))
+		if err != nil {
+			t.Errorf("Diff(%s, %s): %v", tt.old, tt.new, err)
+			continue
+		}
+		if string(got) != tt.patch {
+			t.Errorf("Diff(%s, %s) = %s, want %s", tt.old, tt.new, got, tt.patch)
+		}
+		applied, err := Apply([]byte(tt.old), got)
+		if err != nil {
+			t.Errorf("Apply(%s, %s): %v", tt.old, got, err)
+			continue
+		}
+		if !sameJSON(t, applied, []byte(tt.new)) {
+			t.Errorf("Apply(%s, %s) = %s, want %s", tt.old, got, applied, tt.new)
+		}
+	}
+}
+
+// badPatches do not fit their old document.
+var badPatches = []struct{ old, patch, why string }{
+	{`{"a":1}`, `null`, "null only removes"},
+	{`{"a":1}`, `{"b":null}`, "not there"},
+	{`{"a":1}`, `{"a":{"x":1}}`, "neither an object nor an array"},
+	{`{"a":1}`, `{"b":{"x":1}}`, "not there"},
+	{`[1,2]`, `{"2":5}`, "index 2 of an array of 2"},
+	{`[1,2]`, `{"-":3}`, `"-" must be`},
+	{`[1,2]`, `{"-":1,"1":5}`, "index 1 of an array of 1"},
+	{`[1,2]`, `{"01":5}`, "only"},
+	{`[1,2]`, `{"x":5}`, "only"},
+	{`[1,2]`, `{"+":5}`, `"+" must be`},
+	{`{"a":1}`, `[]`, "[] is not a patch"},
+	{`{"a":1}`, `[1,2]`, "exactly one"},
+	{`{"a":1}`, `{"a":2,"a":3}`, "twice"},
+	{`{"a":1}`, `{"a":2`, "not valid JSON"},
+	{`{"a":1}`, `{"a":2} x`, "after the value"},
+	{`{"a":1}`, ``, "missing"},
+}
+
+func TestApplyRefuses(t *testing.T) {
+	for _, tt := range badPatches {
+		got, err := Apply([]byte(tt.old), []byte(tt.patch))
+		if err == nil {
+			t.Errorf("Apply(%s, %s) = %s, want an error", tt.old, tt.patch, got)
+			continue
+		}
+		if !errors.Is(err, ErrPatch) || !bytes.Contains([]byte(err.Error()), []byte(tt.why)) {
+			t.Errorf("Apply(%s, %s): %v, want ErrPatch saying %q", tt.old, tt.patch, err, tt.why)
+		}
+	}
+}
+
+// TestViewsGolden plays a two-seat match and a solo room, diffs each
+// viewer's consecutive views (both players and a spectator), checks
+// every patch applies, and compares the patches with the golden files.
+func TestViewsGolden(t *testing.T) {
+	for _, seats := range []int{1, 2} {
+		t.Run(fmt.Sprintf("%d seats", seats), func(t *testing.T) {
+			frames := playViews(t, seats, 24)
+			var out bytes.Buffer
+			var sizes, fulls int
+			for viewer, views := range frames {
+				for i := 1; i < len(views); i++ {
+					p, err := Diff(views[i-1], views[i])
+					if err != nil {
+						t.Fatal(err)
+					}
+					got, err := Apply(views[i-1], p)
+					if err != nil {
+						t.Fatalf("viewer %d step %d: %v\npatch %s", viewer, i, err, p)
+					}
+					if !sameJSON(t, got, views[i]) {
+						t.Fatalf("viewer %d step %d: patched view differs\n got %s\nwant %s", viewer, i, got, views[i])
+					}
+					sizes += len(p)
+					fulls += len(views[i])
+					fmt.Fprintf(&out, "viewer %d v%d: %s\n", viewer, i, p)
+				}
+			}
+			t.Logf("patches %d bytes, views %d bytes (%.2f)", sizes, fulls, float64(sizes)/float64(fulls))
+			golden := filepath.Join("testdata", fmt.Sprintf("views-%d.golden", seats))
+			if *update {
+				if err := os.WriteFile(golden, out.Bytes(), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run with -update to write it)", err)
+			}
+			if !bytes.Equal(out.Bytes(), want) {
+				t.Errorf("patches differ from %s (run with -update if the change is meant):\n%s", golden, out.Bytes())
+			}
+		})
+	}
+}
+
+// playViews plays moves (the first legal one of each seat in turn) in a
+// room of seats seats on numbered deal 7, and returns the encoded views of
+// every viewer (seat 0.., then a spectator) after every event.
+func playViews(t *testing.T, seats, moves int) [][][]byte {
+	t.Helper()
+	set := match.DefaultSettings()
+	set.Seats, set.Holes = seats, 2
+	if seats == 1 {
+		set.Format = match.Stroke
+	}
+	at := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+	room, err := match.NewRoom(match.Event{Kind: match.KindCreate, At: at, Code: "PAT-CHG-LD0", Settings: &set})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := make([][][]byte, seats+1)
+	snap := func() {
+		for i := range out {
+			seat := i
+			if i == seats {
+				seat = match.SpectatorSeat
+			}
+			b, err := json.Marshal(room.View(seat))
+			if err != nil {
+				t.Fatal(err)
+			}
+			out[i] = append(out[i], b)
+		}
+	}
+	apply := func(ev match.Event) {
+		t.Helper()
+		ev.At = at
+		at = at.Add(time.Second)
+		if _, err := room.Apply(ev); err != nil {
+			t.Fatalf("%+v: %v", ev, err)
+		}
+		snap()
+	}
+	seed := golf.NumberedSeed(7)
+	for i := range seats {
+		apply(match.Event{Kind: match.KindJoin, Name: fmt.Sprintf("p%d", i), Token: fmt.Sprintf("%064x", i+1)})
+	}
+	for i := range seats {
+		apply(match.Event{Kind: match.KindReady, Seat: i, Ready: true, Seed: &seed})
+	}
+	for k := 0; k < moves && room.Status == match.Playing; k++ {
+		seat := k % seats
+		b := room.View(seat).Board
+		if b == nil || b.Done {
+			continue
+		}
+		mv := golf.Move{Action: golf.Turn}
+		switch {
+		case len(b.Playable) > 0:
+			mv = golf.PlayPile(b.Playable[0])
+		case b.CanTurn:
+		case b.CanRedeal:
+			mv = golf.Move{Action: golf.Redeal}
+		default:
+			apply(match.Event{Kind: match.KindStand, Seat: seat, Hole: b.Hole})
+			continue
+		}
+		apply(match.Event{Kind: match.KindMove, Seat: seat, Hole: b.Hole, Move: mv})
+	}
+	return out
+}
+
+// sameJSON compares two documents by value.
+func sameJSON(t *testing.T, a, b []byte) bool {
+	t.Helper()
+	var x, y any
+	if err := json.Unmarshal(a, &x); err != nil {
+		t.Fatalf("%s: %v", a, err)
+	}
+	if err := json.Unmarshal(b, &y); err != nil {
+		t.Fatalf("%s: %v", b, err)
+	}
+	return reflect.DeepEqual(x, y)
+}
+
+// canonical re-encodes a JSON document (sorted members, no space), or
+// returns nil when it is not one JSON value.
+func canonical(b []byte) []byte {
+	var x any
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.UseNumber()
+	if d.Decode(&x) != nil || d.More() {
+		return nil
+	}
+	out, err := json.Marshal(x)
+	if err != nil {
+		return nil
+	}
+	return out
+}
+
+// FuzzRoundTrip: for any two JSON documents, Apply(old, Diff(old, new))
+// is new, and the patch is at most two bytes longer than new; Diff of
+// anything else returns (an error, or a patch) without panicking.
+func FuzzRoundTrip(f *testing.F) {
+	for _, tt := range diffTests {
+		f.Add([]byte(tt.old), []byte(tt.new))
+	}
+	f.Add([]byte(`{"a":[1,[2,3],{"b":[4]}]}`), []byte(`{"a":[1,[2],{"b":[4,5]},6],"c":null}`))
+	f.Fuzz(func(t *testing.T, a, b []byte) {
+		Diff(a, b) // whatever the input: no panic
+		old, new := canonical(a), canonical(b)
+		if old == nil || new == nil {
+			return
+		}
+		p, err := Diff(old, new)
+		if err != nil {
+			if bytes.Contains([]byte(err.Error()), []byte("nested too deeply")) {
+				return
+			}
+			t.Fatalf("Diff(%s, %s): %v", old, new, err)
+		}
+		if len(p) > len(new)+2 {
+			t.Errorf("Diff(%s, %s) = %s: longer than the new document", old, new, p)
+		}
+		got, err := Apply(old, p)
+		if err != nil {
+			t.Fatalf("Apply(%s, %s): %v", old, p, err)
+		}
+		if c := canonical(got); !bytes.Equal(c, new) {
+			t.Fatalf("Apply(%s, Diff(.., %s) = %s) = %s", old, new, p, got)
+		}
+	})
+}
+
+// FuzzApply: Apply never panics, and what it returns is valid JSON.
+func FuzzApply(f *testing.F) {
+	for _, tt := range diffTests {
+		f.Add([]byte(tt.old), []byte(tt.patch))
+	}
+	for _, tt := range badPatches {
+		f.Add([]byte(tt.old), []byte(tt.patch))
+	}
+	f.Fuzz(func(t *testing.T, old, p []byte) {
+		got, err := Apply(old, p)
+		if err != nil {
+			return
+		}
+		if !json.Valid(got) {
+			t.Fatalf("Apply(%q, %q) = %q: not valid JSON", old, p, got)
+		}
+		if !json.Valid(old) {
+			t.Fatalf("Apply took an old document that is not JSON: %q", old)
+		}
+	})
+}
+
+// BenchmarkDiffView diffs consecutive views of a played two-seat match.
+func BenchmarkDiffView(b *testing.B) {
+	t := &testing.T{}
+	frames := playViews(t, 2, 24)[1]
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		k := 1 + i%(len(frames)-1)
+		if _, err := Diff(frames[k-1], frames[k]); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkApplyView applies the patches of consecutive views.
+func BenchmarkApplyView(b *testing.B) {
+	t := &testing.T{}
+	frames := playViews(t, 2, 24)[1]
+	var patches [][]byte
+	for k := 1; k < len(frames); k++ {
+		p, _ := Diff(frames[k-1], frames[k])
+		patches = append(patches, p)
+	}
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		k := i % len(patches)
+		if _, err := Apply(frames[k], patches[k]); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,708 @@
+package server
+
+import (
+	"context"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"golfsolitaire/accounts"
+	"golfsolitaire/fairplay"
+	"golfsolitaire/golf"
+	"golfsolitaire/match"
+	"golfsolitaire/protocol"
+	"golfsolitaire/ratings"
+	"golfsolitaire/solverpool"
+	"golfsolitaire/templates"
+)
+
+// Submitter runs background work off every room's loop. Submit returns
+// false, without running job, when the work is refused (queue full or
+// stopped). The shared solver pool can implement it; FairplayWorker is the
+// small default.
+type Submitter interface {
+	Submit(ctx context.Context, priority int, job func()) bool
+}
+
+// FairplayStore keeps fair-play evidence per player, the flags and the
+// results held for review: fairplay.MemoryStore, or fairplay/postgres.
+type FairplayStore = fairplay.Store
+
+var (
+	_ FairplayStore = (*fairplay.MemoryStore)(nil)
+	_ Submitter     = (*FairplayWorker)(nil)
+)
+
+// Fairplay configures the background fair-play analysis of finished holes
+// (docs/fairplay.md).
+type Fairplay struct {
+	// Store keeps the evidence; default an in-memory store.
+	Store FairplayStore
+	// Pool runs the analyses; default a FairplayWorker of one goroutine
+	// and a queue of QueueSize, stopped by Server.Close.
+	Pool Submitter
+	// QueueSize bounds the default worker's queue; default 256.
+	QueueSize int
+	// Config bounds each hole's analysis; default fairplay.DefaultConfig
+	// (Key is always the server's secret).
+	Config *fairplay.Config
+	// Rule is when a player is flagged; default fairplay.DefaultRule.
+	Rule *fairplay.Rule
+	// ModeratorToken guards GET /api/fairplay/flags; empty disables it.
+	ModeratorToken string
+}
+
+// The priorities of fair-play analyses (lower runs first): rated play
+// is analysed before casual play and tournaments.
+const (
+	PriorityFairplayRated = 5
+	PriorityFairplay      = 10
+)
+
+// FairplayWorker is a Submitter with one goroutine and a bounded queue
+// ordered by priority (lower first), first come first served within one.
+// When the queue is full a job of a more urgent priority takes the place
+// of the newest of the least urgent; otherwise the new job is refused.
+type FairplayWorker struct {
+	mu      sync.Mutex
+	queue   []queuedJob // by priority, then by arrival
+	size    int
+	stopped bool
+	wake    chan struct{}
+	stop    chan struct{}
+	done    chan struct{}
+	once    sync.Once
+	dropped prometheus.Counter // may be nil
+}
+
+type queuedJob struct {
+	priority int
+	job      func()
+}
+
+// NewFairplayWorker starts a worker with a queue of size jobs; dropped, if
+// not nil, counts the jobs refused or pushed out.
+func NewFairplayWorker(size int, dropped prometheus.Counter) *FairplayWorker {
+	w := &FairplayWorker{size: max(size, 1), wake: make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{}), dropped: dropped}
+	go w.run()
+	return w
+}
+
+func (w *FairplayWorker) run() {
+	defer close(w.done)
+	for {
+		w.mu.Lock()
+		var job func()
+		if len(w.queue) > 0 && !w.stopped {
+			job = w.queue[0].job
+			w.queue = slices.Delete(w.queue, 0, 1)
+		}
+		w.mu.Unlock()
+		if job != nil {
+			job()
+			continue
+		}
+		select {
+		case <-w.stop:
+			return
+		case <-w.wake:
+		}
+	}
+}
+
+// Submit queues job at priority; it never blocks.
+func (w *FairplayWorker) Submit(ctx context.Context, priority int, job func()) bool {
+	w.mu.Lock()
+	ok := !w.stopped
+	if ok && len(w.queue) >= w.size {
+		// Full: push out the newest of the least urgent, if less urgent.
+		if last := w.queue[len(w.queue)-1]; last.priority > priority {
+			w.queue = w.queue[:len(w.queue)-1]
+			w.count()
+		} else {
+			ok = false
+		}
+	}
+	if ok {
+		i := len(w.queue)
+		for i > 0 && w.queue[i-1].priority > priority {
+			i--
+		}
+		w.queue = slices.Insert(w.queue, i, queuedJob{priority: priority, job: job})
+	}
+	w.mu.Unlock()
+	if !ok {
+		w.count()
+		return false
+	}
+	select {
+	case w.wake <- struct{}{}:
+	default:
+	}
+	return true
+}
+
+func (w *FairplayWorker) count() {
+	if w.dropped != nil {
+		w.dropped.Inc()
+	}
+}
+
+// Close stops the worker after the job in hand; queued jobs are dropped.
+func (w *FairplayWorker) Close() {
+	w.once.Do(func() {
+		w.mu.Lock()
+		w.stopped, w.queue = true, nil
+		w.mu.Unlock()
+		close(w.stop)
+	})
+	<-w.done
+}
+
+// fairplayState is the server's fair-play part; nil when off.
+type fairplayState struct {
+	store    FairplayStore
+	pool     Submitter
+	own      *FairplayWorker // the default worker, closed by Close
+	cfg      fairplay.Config
+	rule     fairplay.Rule
+	token    string
+	log      *slog.Logger
+	queued   prometheus.Counter
+	analysed prometheus.Counter
+	flagged  prometheus.Counter
+	failed   prometheus.Counter
+	held     prometheus.Counter
+	voided   prometheus.Counter
+}
+
+func (s *Server) startFairplay(o *Fairplay) {
+	if o == nil {
+		return
+	}
+	f := &fairplayState{store: o.Store, pool: o.Pool, cfg: fairplay.DefaultConfig, rule: fairplay.DefaultRule, token: o.ModeratorToken, log: s.log}
+	if o.Config != nil {
+		f.cfg = *o.Config
+	}
+	f.cfg.Key = s.secret
+	if o.Rule != nil {
+		f.rule = *o.Rule
+	}
+	if f.store == nil {
+		f.store = fairplay.NewMemoryStore()
+	}
+	counter := func(name, help string) prometheus.Counter {
+		c := prometheus.NewCounter(prometheus.CounterOpts{Name: name, Help: help})
+		s.metrics.reg.MustRegister(c)
+		return c
+	}
+	f.queued = counter("golf_fairplay_queued_total", "Finished holes queued for fair-play analysis.")
+	dropped := counter("golf_fairplay_dropped_total", "Finished holes not analysed because the fair-play queue was full.")
+	f.analysed = counter("golf_fairplay_analysed_total", "Finished holes analysed for fair play.")
+	f.flagged = counter("golf_fairplay_flags_total", "Players flagged for review.")
+	f.held = counter("golf_fairplay_held_total", "Rated rounds held for review (a player in them was flagged).")
+	f.voided = counter("golf_fairplay_voided_total", "Rated rounds voided at once (a player's unfair play was confirmed).")
+	f.failed = counter("golf_fairplay_failed_total", "Fair-play analyses that failed (bad record or store error).")
+	if f.pool == nil {
+		f.own = NewFairplayWorker(cmpOr(o.QueueSize, 256), dropped)
+		f.pool = f.own
+	}
+	s.fair = f
+}
+
+func cmpOr(a, b int) int {
+	if a > 0 {
+		return a
+	}
+	return b
+}
+
+func (s *Server) stopFairplay() {
+	if s.fair != nil && s.fair.own != nil {
+		s.fair.own.Close()
+	}
+}
+
+// fairplayJob is one finished hole to analyse, copied off the room.
+type fairplayJob struct {
+	report fairplay.HoleReport
+	v      golf.Variant
+	seed   golf.Seed
+	moves  []golf.Move
+	// rated: the room is rated, so a seat without an account id is found
+	// by its name, which is its account's (rated.go).
+	rated bool
+	// marks: the room (or its tournament) may show held marks (held.go):
+	// they are checked after the analysis.
+	marks bool
+}
+
+// fairplayPlayer is the opaque id evidence is kept under: the account a
+// player was logged in with when they took the seat ("account:ID"), so a
+// new display name or a look-alike one neither splits nor merges
+// evidence; for guests the tournament entry or the seat in the room.
+func fairplayPlayer(r *match.Room, seat *match.Seat) string {
+	switch {
+	case seat.Account != 0:
+		return accountPlayer(accounts.ID(seat.Account))
+	case r.Tournament != "":
+		return "entrant:" + r.Tournament + ":" + seat.Name
+	}
+	return "seat:" + r.Code + ":" + seat.Name
+}
+
+// accountPlayer is the fair-play id of an account.
+func accountPlayer(id accounts.ID) string { return "account:" + strconv.FormatInt(int64(id), 10) }
+
+// seatAccountKey carries, in a request's context, the account a join
+// seats (joinToken reads it): set only by the handlers where the one
+// seated is the one logged in.
+type seatAccountKey struct{}
+
+// withSeatAccount marks ctx's joins as the logged-in account's, if any.
+func (s *Server) withSeatAccount(r *http.Request) context.Context {
+	id := s.acct.sessions.GetInt64(r.Context(), sessionAccount)
+	if id == 0 {
+		return r.Context()
+	}
+	return context.WithValue(r.Context(), seatAccountKey{}, id)
+}
+
+// seatAccount is the account withSeatAccount put in ctx, 0 for none.
+func seatAccount(ctx context.Context) int64 {
+	id, _ := ctx.Value(seatAccountKey{}).(int64)
+	return id
+}
+
+// queueFairplay queues every seat's hole that the notices say has just
+// finished. Runs on the hub's goroutine: it only copies and submits.
+// Solo practice (hints, undo) and bots are not analysed; rated rooms'
+// holes go first (PriorityFairplayRated).
+func (s *Server) queueFairplay(r *match.Room, notices []match.Notice) {
+	f := s.fair
+	if f == nil || (r.Settings.Solo() && r.Tournament == "") {
+		return
+	}
+	pri := PriorityFairplay
+	if r.Settings.Rated {
+		pri = PriorityFairplayRated
+	}
+	for _, n := range notices {
+		if n.Kind != match.NoticeSeatDone || n.Hole < 1 || n.Hole > len(r.Holes) || n.Seat < 0 || n.Seat >= len(r.Seats) {
+			continue
+		}
+		h := r.Holes[n.Hole-1]
+		seat := r.Seats[n.Seat]
+		if n.Seat >= len(h.Games) || seat.Bot {
+			continue
+		}
+		job := fairplayJob{
+			v: r.Settings.Variant, seed: h.Seed, moves: append([]golf.Move(nil), h.Games[n.Seat].Moves...), rated: r.Settings.Rated && seat.Account == 0,
+			marks: r.Settings.Rated || r.Tournament != "",
+			report: fairplay.HoleReport{
+				Player: fairplayPlayer(r, seat), Name: seat.Name, Room: r.Code, Round: r.Round, Hole: n.Hole,
+				Replay: fmt.Sprintf("/api/rooms/%s/holes/%d/replay", r.Code, n.Hole), Score: n.Score, At: s.now(),
+			},
+		}
+		if f.pool.Submit(context.Background(), pri, func() { s.analyseInPool(job) }) {
+			f.queued.Inc()
+		}
+	}
+}
+
+// analyseInPool runs one hole's analysis as a low-priority job of the
+// server's solver pool (below best scores, hints and bots), so the
+// background queue never takes a core the players' solver work needs. The
+// queue's one goroutine waits for it: one analysis in flight at a time.
+func (s *Server) analyseInPool(j fairplayJob) {
+	err := s.solve(context.Background(), solverpool.Low, "fairplay", func() { s.analyseHole(j) })
+	if err != nil && !errors.Is(err, solverpool.ErrClosed) {
+		s.fair.failed.Inc()
+		s.fair.log.Warn("fair-play analysis not run", "room", j.report.Room, "hole", j.report.Hole, "err", err)
+	}
+}
+
+// analyseHole runs on the pool: the decision walk, the evidence, a flag.
+func (s *Server) analyseHole(j fairplayJob) {
+	f := s.fair
+	d := golf.NewDeal(j.v, j.seed)
+	a, err := fairplay.AnalyseHole(&d, j.moves, f.cfg)
+	if err != nil {
+		f.failed.Inc()
+		f.log.Warn("fair-play analysis failed", "room", j.report.Room, "hole", j.report.Hole, "err", err)
+		return
+	}
+	f.analysed.Inc()
+	j.report.Analysis, j.report.LogLR = a, a.LogLR()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if j.rated {
+		// A rated seat taken without the account in the request (rated
+		// quick match seats the partner): its name is its account's.
+		if key, err := accounts.Key(j.report.Name); err == nil {
+			if acc, err := s.acct.store.ByKey(ctx, key); err == nil {
+				j.report.Player = accountPlayer(acc.ID)
+			}
+		}
+	}
+	ev, err := f.store.AddHole(ctx, j.report)
+	if err != nil {
+		f.failed.Inc()
+		f.log.Warn("fair-play evidence not stored", "player", j.report.Player, "err", err)
+		return
+	}
+	if j.marks {
+		// held.go: a flag raised now (or a review since the last hole)
+		// shows in the room's standings at once.
+		defer s.syncHeldLater(j.report.Room)
+	}
+	if !ev.FlaggedBy(f.rule) {
+		return
+	}
+	_, reports, err := f.store.Player(ctx, j.report.Player)
+	if err != nil {
+		f.failed.Inc()
+		return
+	}
+	flag := fairplay.Flag{
+		Player: j.report.Player, Name: j.report.Name, FlaggedAt: s.now(), Score: ev.Score(),
+		Threshold: -math.Log(f.rule.Alpha), Evidence: ev, Holes: reports, Held: true,
+	}
+	if err := f.store.SetFlag(ctx, flag); err != nil {
+		f.failed.Inc()
+		f.log.Warn("fair-play flag not stored", "player", j.report.Player, "err", err)
+		return
+	}
+	f.flagged.Inc()
+	f.log.Info("fair-play flag: results held for review", "player", j.report.Player, "score", ev.Score())
+}
+
+// moderatorAPI reports whether a review API request may go on: review is
+// enabled and the request carries the moderator's token (or the page's
+// cookie). Otherwise it has answered.
+func (s *Server) moderatorAPI(w http.ResponseWriter, r *http.Request) bool {
+	if !s.reviewEnabled(w) {
+		return false
+	}
+	if !s.fair.moderator(r) {
+		w.Header().Set("WWW-Authenticate", `Bearer realm="fairplay"`)
+		writeError(w, http.StatusUnauthorized, protocol.ErrCodeBadToken, "a moderator token is required (Authorization: Bearer TOKEN)")
+		return false
+	}
+	return true
+}
+
+// getFairplayFlags serves GET /api/fairplay/flags for moderators: every
+// flag with its evidence. It needs "Authorization: Bearer <moderator
+// token>" (or the review page's cookie).
+func (s *Server) getFairplayFlags(w http.ResponseWriter, r *http.Request) {
+	if !s.moderatorAPI(w, r) {
+		return
+	}
+	flags, err := s.fair.store.Flags(r.Context())
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, protocol.FairplayFlags{Flags: flags})
+}
+
+// heldRound is the payload of a rated round held for review: what
+// ratedRoomChanged would have recorded.
+type heldRound struct {
+	Game accounts.Game `json:"game"`
+	// Accounts are the players' account ids, in Game.Players order (the
+	// archive does not put them in its JSON).
+	Accounts []accounts.ID `json:"accounts"`
+	Places   []int         `json:"places"`
+}
+
+// holdRated is asked by ratedRoomChanged before a rated round is
+// recorded: when a player in it is held for review the round is kept
+// back (fairplay.HeldResult), and moves no rating until every held player
+// in it is cleared; when one is confirmed it is voided. It reports
+// whether the round must not be recorded now. A store that cannot answer
+// does not stop the round being recorded (it is logged).
+func (s *Server) holdRated(ctx context.Context, g accounts.Game, places []int) bool {
+	f := s.fair
+	if f == nil {
+		return false
+	}
+	players := make([]string, len(g.Players))
+	ids := make([]accounts.ID, len(g.Players))
+	held, confirmed := false, ""
+	for i, p := range g.Players {
+		players[i], ids[i] = accountPlayer(p.Account), p.Account
+		st, h, err := f.store.Held(ctx, players[i])
+		if err != nil {
+			f.log.Error("fair-play: cannot tell whether a player is held; the rated round is recorded", "room", g.ID, "err", err)
+			return false
+		}
+		held = held || h
+		if st == fairplay.StatusConfirmed {
+			confirmed = p.Name
+		}
+	}
+	if confirmed != "" {
+		f.voided.Inc()
+		f.log.Info("fair-play: rated round voided (a player's unfair play is confirmed)", "room", g.ID, "player", confirmed)
+		return true
+	}
+	if !held {
+		return false
+	}
+	payload, err := json.Marshal(heldRound{Game: g, Accounts: ids, Places: places})
+	if err == nil {
+		err = f.store.HoldResult(ctx, fairplay.HeldResult{Key: "rated:" + g.ID, Players: players, At: g.Finished, Payload: payload})
+	}
+	if err != nil {
+		f.log.Error("fair-play: rated round not held; it is recorded", "room", g.ID, "err", err)
+		return false
+	}
+	f.held.Inc()
+	f.log.Info("fair-play: rated round held for review", "room", g.ID)
+	// A moderator may have cleared the last held player in between: then
+	// the round is recorded now (a review settles only what it finds).
+	if ok, err := s.releaseHeld(ctx, fairplay.HeldResult{Key: "rated:" + g.ID, Players: players, Payload: payload}); err != nil {
+		f.log.Error("fair-play: held rated round not released", "room", g.ID, "err", err)
+	} else if ok {
+		f.log.Info("fair-play: rated round released at once (its players were cleared meanwhile)", "room", g.ID)
+	}
+	return true
+}
+
+// reviewOutcome is the answer to a review: the flag after it and what
+// became of the held results.
+type reviewOutcome struct {
+	Flag     fairplay.Flag `json:"flag"`
+	Released int           `json:"released"`
+	Voided   int           `json:"voided"`
+}
+
+// review records a moderator's decision and settles the player's held
+// results: confirmed voids them; cleared records (in the ratings) each
+// one in which no other player is still held.
+func (s *Server) review(ctx context.Context, player string, st fairplay.Status) (reviewOutcome, error) {
+	f := s.fair
+	flag, err := f.store.Review(ctx, player, st, s.now())
+	if err != nil {
+		return reviewOutcome{}, err
+	}
+	out := reviewOutcome{Flag: flag}
+	results, err := f.store.Results(ctx, player)
+	if err != nil {
+		return out, err
+	}
+	_, reports, _ := f.store.Player(ctx, player) // the rooms of their latest holes (held.go)
+	defer s.syncReviewed(append(reports, flag.Holes...), results)
+	for _, r := range results {
+		if st == fairplay.StatusConfirmed {
+			if err := f.store.DropResult(ctx, r.Key); err != nil {
+				return out, err
+			}
+			out.Voided++
+			continue
+		}
+		ok, err := s.releaseHeld(ctx, r)
+		if err != nil {
+			return out, err
+		}
+		if ok {
+			out.Released++
+		}
+	}
+	f.log.Info("fair-play review", "player", player, "status", st, "released", out.Released, "voided", out.Voided)
+	return out, nil
+}
+
+// releaseHeld records a held rated round in the ratings, and forgets it,
+// when none of its players is held any more; it reports whether it did.
+func (s *Server) releaseHeld(ctx context.Context, r fairplay.HeldResult) (bool, error) {
+	f := s.fair
+	for _, p := range r.Players {
+		_, h, err := f.store.Held(ctx, p)
+		if err != nil || h {
+			return false, err
+		}
+	}
+	var hr heldRound
+	if err := json.Unmarshal(r.Payload, &hr); err != nil || len(hr.Accounts) != len(hr.Game.Players) {
+		return false, fmt.Errorf("fair-play: held result %s is unreadable: %v", r.Key, err)
+	}
+	for i := range hr.Game.Players {
+		hr.Game.Players[i].Account = hr.Accounts[i]
+	}
+	_, err := s.acct.store.RecordGame(ctx, hr.Game, func(before []ratings.Rating) ([]ratings.Rating, error) {
+		return ratings.Config{}.Round(before, hr.Places)
+	})
+	if err != nil && !errors.Is(err, accounts.ErrDuplicate) {
+		return false, err
+	}
+	return true, f.store.DropResult(ctx, r.Key)
+}
+
+// moderatorCookie carries a moderator's sign-in on the review page: a
+// hash of the token (any instance with the token can check it; the token
+// itself is not in the cookie).
+const moderatorCookie = "golf_moderator"
+
+func moderatorProof(token string) string {
+	sum := sha256.Sum256([]byte("golf moderator cookie\x00" + token))
+	return hex.EncodeToString(sum[:])
+}
+
+// moderator reports whether the request is a moderator's: the token as
+// "Authorization: Bearer" or the review page's cookie.
+func (f *fairplayState) moderator(r *http.Request) bool {
+	if got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer "); ok {
+		return subtle.ConstantTimeCompare([]byte(got), []byte(f.token)) == 1
+	}
+	c, err := r.Cookie(moderatorCookie)
+	return err == nil && subtle.ConstantTimeCompare([]byte(c.Value), []byte(moderatorProof(f.token))) == 1
+}
+
+// reviewEnabled answers 404 when the server has no review.
+func (s *Server) reviewEnabled(w http.ResponseWriter) bool {
+	if s.fair == nil || s.fair.token == "" {
+		writeError(w, http.StatusNotFound, protocol.ErrCodeBadMessage, "fair-play review is not enabled on this server")
+		return false
+	}
+	return true
+}
+
+// postFairplayReview serves POST /api/fairplay/flags/{player}/clear and
+// /confirm for moderators (the bearer token or the page's cookie).
+func (s *Server) postFairplayReview(w http.ResponseWriter, r *http.Request) {
+	if !s.moderatorAPI(w, r) {
+		return
+	}
+	st, ok := reviewActions[r.PathValue("action")]
+	if !ok {
+		writeError(w, http.StatusNotFound, protocol.ErrCodeBadMessage, "no such review action: want clear or confirm")
+		return
+	}
+	out, err := s.review(r.Context(), r.PathValue("player"), st)
+	if errors.Is(err, fairplay.ErrNotFound) {
+		writeError(w, http.StatusNotFound, protocol.ErrCodeBadMessage, "no flag for player "+strconv.Quote(r.PathValue("player")))
+		return
+	}
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+var reviewActions = map[string]fairplay.Status{"clear": fairplay.StatusCleared, "confirm": fairplay.StatusConfirmed}
+
+// moderatorCSP lets the review page submit its forms to this site and
+// load nothing.
+const moderatorCSP = "default-src 'none'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
+
+func (s *Server) renderModerator(w http.ResponseWriter, r *http.Request, status int, m templates.Moderator) {
+	w.Header().Set("Content-Security-Policy", moderatorCSP)
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	if err := templates.ModeratorPage(m).Render(r.Context(), w); err != nil {
+		s.log.Warn("moderator page", "err", err)
+	}
+}
+
+// getModerator serves GET /moderator: the sign-in form, or the flags.
+func (s *Server) getModerator(w http.ResponseWriter, r *http.Request) {
+	if !s.reviewEnabled(w) {
+		return
+	}
+	m := templates.Moderator{In: s.fair.moderator(r), Notice: moderatorNotices[r.URL.Query().Get("done")], Base: strings.TrimRight(s.opts.BaseURL, "/")}
+	if !m.In {
+		m.Notice = ""
+		s.renderModerator(w, r, http.StatusOK, m)
+		return
+	}
+	flags, err := s.fair.store.Flags(r.Context())
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	m.Flags = flags
+	s.renderModerator(w, r, http.StatusOK, m)
+}
+
+var moderatorNotices = map[string]string{
+	"clear":   "Cleared: held results released.",
+	"confirm": "Confirmed: held results voided.",
+}
+
+// postModeratorLogin serves POST /moderator/login (form field token):
+// the cookie, or the form again with an error.
+func (s *Server) postModeratorLogin(w http.ResponseWriter, r *http.Request) {
+	if !s.reviewEnabled(w) {
+		return
+	}
+	got := r.PostFormValue("token")
+	if subtle.ConstantTimeCompare([]byte(got), []byte(s.fair.token)) != 1 {
+		s.renderModerator(w, r, http.StatusUnauthorized, templates.Moderator{Error: "That is not the moderator token."})
+		return
+	}
+	http.SetCookie(w, &http.Cookie{Name: moderatorCookie, Value: moderatorProof(s.fair.token), Path: "/", HttpOnly: true,
+		Secure: s.secureCookies(), SameSite: http.SameSiteStrictMode, MaxAge: 12 * 3600})
+	http.Redirect(w, r, "/moderator", http.StatusSeeOther)
+}
+
+// postModeratorLogout serves POST /moderator/logout.
+func (s *Server) postModeratorLogout(w http.ResponseWriter, r *http.Request) {
+	http.SetCookie(w, &http.Cookie{Name: moderatorCookie, Value: "", Path: "/", HttpOnly: true, Secure: s.secureCookies(), SameSite: http.SameSiteStrictMode, MaxAge: -1})
+	http.Redirect(w, r, "/moderator", http.StatusSeeOther)
+}
+
+// postModeratorReview serves the page's forms, POST
+// /moderator/flags/{player}/{action}: the review, then back to the page.
+func (s *Server) postModeratorReview(w http.ResponseWriter, r *http.Request) {
+	if !s.reviewEnabled(w) {
+		return
+	}
+	if !s.fair.moderator(r) {
+		s.renderModerator(w, r, http.StatusUnauthorized, templates.Moderator{Error: "Sign in with the moderator token first."})
+		return
+	}
+	action := r.PathValue("action")
+	st, ok := reviewActions[action]
+	if !ok {
+		s.renderModerator(w, r, http.StatusNotFound, templates.Moderator{In: true, Error: "No such review action: want clear or confirm."})
+		return
+	}
+	if _, err := s.review(r.Context(), r.PathValue("player"), st); err != nil {
+		status, msg := http.StatusInternalServerError, "The review was not recorded: "+err.Error()
+		if errors.Is(err, fairplay.ErrNotFound) {
+			status, msg = http.StatusNotFound, "No flag for player "+strconv.Quote(r.PathValue("player"))+"."
+		}
+		s.log.Warn("moderator review", "player", r.PathValue("player"), "err", err)
+		s.renderModerator(w, r, status, templates.Moderator{In: true, Error: msg})
+		return
+	}
+	http.Redirect(w, r, "/moderator?done="+action, http.StatusSeeOther)
+}
+
+// fairplayRoutes are the moderators' API and page.
+func (s *Server) fairplayRoutes(m *http.ServeMux) {
+	m.HandleFunc("GET /api/fairplay/flags", s.getFairplayFlags)
+	m.HandleFunc("POST /api/fairplay/flags/{player}/{action}", s.postFairplayReview)
+	m.HandleFunc("GET /moderator", s.getModerator)
+	m.HandleFunc("POST /moderator/login", s.postModeratorLogin)
+	m.HandleFunc("POST /moderator/logout", s.postModeratorLogout)
+	m.HandleFunc("POST /moderator/flags/{player}/{action}", s.postModeratorReview)
+}

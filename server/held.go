@@ -1,0 +1,272 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"strings"
+	"time"
+
+	"golfsolitaire/accounts"
+	"golfsolitaire/fairplay"
+	"golfsolitaire/match"
+	"golfsolitaire/tourney"
+)
+
+// The held mark (docs/protocol.md, "held" on standings and leaderboard
+// rows): in a rated room or a rated tournament, a player whose results
+// are held for fair-play review is marked so in the standings everyone
+// sees. Only rated results are held (docs/fairplay.md), so casual play
+// shows no mark, and nothing else of the flag (its evidence, its score)
+// is shown to anyone but moderators.
+//
+// The mark is an event of the room (match.KindHeld) or tournament
+// (tourney.KindHeld), so every instance and every view agrees and a
+// change is pushed like any other. The server appends it when it differs
+// from the fair-play store: while the round (tournament) is in play the
+// mark is the player's hold; once it is over, whether they are held and
+// that round's (tournament's) rated result is held. It checks when a player takes a
+// seat or an entry, after each analysed hole of the room (so a new flag
+// shows within the hole that raised it), when the round or tournament
+// ends, and after a moderator's review (for the rooms of the player's
+// analysed holes and their held results).
+
+// heldSyncTimeout bounds one check of a room's or tournament's marks.
+const heldSyncTimeout = 10 * time.Second
+
+// ratedPlayer is the fair-play id of a rated seat or entry: the account it
+// was taken with, or else the account its name is (a rated seat's or an
+// accounts-only entry's name is its account's); "" when there is none.
+func (s *Server) ratedPlayer(ctx context.Context, account int64, name string) (string, error) {
+	if account != 0 {
+		return accountPlayer(accounts.ID(account)), nil
+	}
+	key, err := accounts.Key(name)
+	if err != nil {
+		return "", nil
+	}
+	a, err := s.acct.store.ByKey(ctx, key)
+	if errors.Is(err, accounts.ErrNotFound) {
+		return "", nil
+	}
+	if err != nil {
+		return "", err
+	}
+	return accountPlayer(a.ID), nil
+}
+
+// heldMark is what a player's mark should be: while the round is in play
+// their hold; once it is over, whether they are held and its result (key)
+// is held (a round held for another player in it marks only that one).
+func (s *Server) heldMark(ctx context.Context, player string, over bool, key string) (bool, error) {
+	if player == "" {
+		return false, nil
+	}
+	_, held, err := s.fair.store.Held(ctx, player)
+	if err != nil || !held || !over {
+		return held, err
+	}
+	rs, err := s.fair.store.Results(ctx, player)
+	if err != nil {
+		return false, err
+	}
+	for _, r := range rs {
+		if r.Key == key {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
+// syncHeldLater checks the marks of a room (or of the tournament it
+// belongs to) in the background; the log says why one failed.
+func (s *Server) syncHeldLater(code string) {
+	if s.fair == nil {
+		return
+	}
+	s.tasks.goCtx(func(ctx context.Context) { s.syncRoomHeld(ctx, code) })
+}
+
+// heldSyncRounds bounds how many times one check reads and writes again:
+// two checks may run at once (a hole's and a review's), and one that read
+// the store before a review may write after it; every check that writes
+// reads the store again afterwards and puts right what it finds, so the
+// last write is always followed by a read that agrees with it.
+const heldSyncRounds = 3
+
+// syncRoomHeld brings the held marks of a rated room's seats in line with
+// the fair-play store; a tournament room's go to its tournament.
+func (s *Server) syncRoomHeld(ctx context.Context, code string) {
+	if s.fair == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, heldSyncTimeout)
+	defer cancel()
+	for range heldSyncRounds {
+		if !s.syncRoomOnce(ctx, code) {
+			return
+		}
+	}
+}
+
+// syncRoomOnce reads a room and the fair-play store once and writes the
+// marks that differ; it reports whether it wrote any.
+func (s *Server) syncRoomOnce(ctx context.Context, code string) bool {
+	room, err := s.loadRoom(ctx, code)
+	if err != nil {
+		s.log.Debug("held marks: room not loaded", "room", code, "err", err)
+		return false
+	}
+	if room.Tournament != "" {
+		s.syncTournamentHeld(ctx, room.Tournament)
+		return false
+	}
+	if !room.Settings.Rated {
+		return false
+	}
+	type change struct {
+		seat  int
+		token string
+		held  bool
+	}
+	var changes []change
+	over := room.Status == match.Finished
+	key := "rated:" + room.Code + "-" + strconv.Itoa(room.Round)
+	for i, seat := range room.Seats {
+		if seat.Bot {
+			continue
+		}
+		player, err := s.ratedPlayer(ctx, seat.Account, seat.Name)
+		var held bool
+		if err == nil {
+			held, err = s.heldMark(ctx, player, over, key)
+		}
+		if err != nil {
+			s.log.Warn("held marks: the fair-play store did not answer", "room", code, "err", err)
+			return false
+		}
+		if held != seat.Held {
+			changes = append(changes, change{seat: i, token: seat.Token, held: held})
+		}
+	}
+	if len(changes) == 0 {
+		return false
+	}
+	h, err := s.rooms.acquire(ctx, code)
+	if err != nil {
+		return false
+	}
+	defer s.rooms.release(h)
+	wrote := false
+	for _, c := range changes {
+		res := h.change(ctx, func(r *match.Room) (match.Event, error) {
+			if c.seat >= len(r.Seats) || r.Seats[c.seat].Token != c.token || r.Seats[c.seat].Held == c.held {
+				return match.Event{}, match.ErrNoChange // the room moved on: the next check sees it
+			}
+			return match.Event{Kind: match.KindHeld, Seat: c.seat, Held: c.held}, nil
+		})
+		if res.err != nil && !errors.Is(res.err, match.ErrNoChange) {
+			s.log.Warn("held mark not recorded", "room", code, "seat", c.seat, "err", res.err)
+		}
+		wrote = wrote || res.err == nil
+	}
+	return wrote
+}
+
+// syncTournamentHeld brings the held marks of a rated tournament's
+// entrants in line with the fair-play store (as syncRoomHeld, checking
+// again after a write).
+func (s *Server) syncTournamentHeld(ctx context.Context, id string) {
+	if s.fair == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, heldSyncTimeout)
+	defer cancel()
+	h, err := s.tours.acquire(ctx, id)
+	if err != nil {
+		return
+	}
+	defer s.tours.release(h)
+	for range heldSyncRounds {
+		if !s.syncTournamentOnce(ctx, h, id) {
+			return
+		}
+	}
+}
+
+// syncTournamentOnce reads a tournament and the fair-play store once and
+// writes the marks that differ; it reports whether it wrote any.
+func (s *Server) syncTournamentOnce(ctx context.Context, h *thub, id string) bool {
+	type entrant struct {
+		account int64
+		name    string
+		held    bool
+	}
+	type snap struct {
+		rated, over bool
+		entrants    []entrant
+	}
+	sn, err := readT(ctx, h, func(t *tourney.Tournament) (snap, error) {
+		sn := snap{rated: t.Settings.Rated, over: t.Status == tourney.Closed}
+		for _, e := range t.Entrants {
+			sn.entrants = append(sn.entrants, entrant{e.Account, e.Name, e.Held})
+		}
+		return sn, nil
+	})
+	if err != nil || !sn.rated {
+		return false
+	}
+	wrote := false
+	for i, e := range sn.entrants {
+		player, err := s.ratedPlayer(ctx, e.account, e.name)
+		var held bool
+		if err == nil {
+			held, err = s.heldMark(ctx, player, sn.over, "rated:t-"+id)
+		}
+		if err != nil {
+			s.log.Warn("held marks: the fair-play store did not answer", "tournament", id, "err", err)
+			return false
+		}
+		if held == e.held {
+			continue
+		}
+		res := h.change(ctx, func(t *tourney.Tournament) (tourney.Event, error) {
+			if i >= len(t.Entrants) || t.Entrants[i].Held == held {
+				return tourney.Event{}, tourney.ErrNoChange
+			}
+			return tourney.Event{Kind: tourney.KindHeld, Entrant: i, Held: held}, nil
+		})
+		if res.err != nil && !errors.Is(res.err, tourney.ErrNoChange) {
+			s.log.Warn("held mark not recorded", "tournament", id, "entrant", i, "err", res.err)
+		}
+		wrote = wrote || res.err == nil
+	}
+	return wrote
+}
+
+// syncReviewed checks, in the background, the marks of the rooms and
+// tournaments a review may change: those of the player's analysed holes
+// (the latest fairplay.MaxReports) and of their held results.
+func (s *Server) syncReviewed(holes []fairplay.HoleReport, held []fairplay.HeldResult) {
+	rooms := map[string]bool{}
+	for _, r := range holes {
+		rooms[r.Room] = true
+	}
+	tours := map[string]bool{}
+	for _, r := range held {
+		key := strings.TrimPrefix(r.Key, "rated:")
+		if id, ok := strings.CutPrefix(key, "t-"); ok {
+			tours[id] = true
+		} else if i := strings.LastIndexByte(key, '-'); i > 0 {
+			rooms[key[:i]] = true
+		}
+	}
+	s.tasks.goCtx(func(ctx context.Context) {
+		for code := range rooms {
+			s.syncRoomHeld(ctx, code)
+		}
+		for id := range tours {
+			s.syncTournamentHeld(ctx, id)
+		}
+	})
+}

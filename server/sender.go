@@ -1,0 +1,148 @@
+package server
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/coder/websocket"
+)
+
+// sender is the outgoing side of every socket (a room's connections and a
+// tournament's watchers), after the subscriber of coder/websocket's chat
+// example: messages wait in a buffered queue that one goroutine writes,
+// each write with its own timeout; a client whose queue is full is too
+// slow and is dropped. Closing hands the writer the close code and, for
+// close, whatever is still queued (a last error saying why): the writer
+// sends it and then closes the socket, so nobody sleeps or polls.
+type sender struct {
+	ws      *websocket.Conn
+	queue   chan []byte
+	timeout time.Duration
+	// slow is called when a client is dropped for a full queue.
+	slow func()
+
+	closeOnce sync.Once
+	// closed is closed when the socket starts closing: nothing more is
+	// queued. code, reason and flush are set before.
+	closed chan struct{}
+	code   websocket.StatusCode
+	reason string
+	flush  bool
+	// done is closed once the writer has stopped and the socket is closed.
+	done chan struct{}
+}
+
+func newSender(ws *websocket.Conn, buffer int, timeout time.Duration, slow func()) *sender {
+	return &sender{ws: ws, queue: make(chan []byte, buffer), timeout: timeout, slow: slow,
+		closed: make(chan struct{}), done: make(chan struct{})}
+}
+
+// enqueue queues a message without ever blocking.
+func (s *sender) enqueue(msg []byte) {
+	select {
+	case <-s.closed:
+		return
+	default:
+	}
+	select {
+	case s.queue <- msg:
+	default:
+		if s.slow != nil {
+			s.slow()
+		}
+		s.closeNow(websocket.StatusPolicyViolation, "too slow to read updates")
+	}
+}
+
+// close sends what is queued (within one write timeout), then closes.
+func (s *sender) close(code websocket.StatusCode, reason string) { s.shut(code, reason, true) }
+
+// closeNow closes without sending what is queued.
+func (s *sender) closeNow(code websocket.StatusCode, reason string) { s.shut(code, reason, false) }
+
+func (s *sender) shut(code websocket.StatusCode, reason string, flush bool) {
+	s.closeOnce.Do(func() {
+		s.code, s.reason, s.flush = code, reason, flush
+		close(s.closed)
+	})
+}
+
+// run writes queued messages until the socket closes; then it sends what
+// is left when asked to, and closes the socket.
+func (s *sender) run() {
+	defer close(s.done)
+	for {
+		select {
+		case msg := <-s.queue:
+			if !s.write(msg, s.timeout) {
+				s.closeNow(websocket.StatusGoingAway, "write failed")
+			}
+		case <-s.closed:
+			if s.flush {
+				deadline := time.Now().Add(s.timeout)
+			drain:
+				for {
+					select {
+					case msg := <-s.queue:
+						if !s.write(msg, time.Until(deadline)) {
+							break drain
+						}
+					default:
+						break drain
+					}
+				}
+			}
+			s.ws.Close(s.code, s.reason)
+			return
+		}
+	}
+}
+
+func (s *sender) write(msg []byte, timeout time.Duration) bool {
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	return s.ws.Write(ctx, websocket.MessageText, msg) == nil
+}
+
+// pinger pings the socket every PingEvery; when a pong has not come by the
+// next ping, the peer is gone (or not reading): the socket is closed. The
+// pongs are read by the socket's reader, which always runs.
+func (s *Server) pinger(ctx context.Context, out *sender) {
+	t := time.NewTicker(s.opts.PingEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-out.closed:
+			return
+		case <-t.C:
+		}
+		pctx, cancel := context.WithTimeout(ctx, s.opts.PingEvery)
+		err := out.ws.Ping(pctx)
+		cancel()
+		if err != nil {
+			if ctx.Err() == nil {
+				s.metrics.pingClosed.Inc()
+				out.closeNow(websocket.StatusGoingAway, "no pong")
+			}
+			return
+		}
+	}
+}
+
+// serveSocket runs a socket's writer and pinger while f reads it, and
+// returns once all three have stopped and the socket is closed: f's
+// return closes the socket (after what is queued) unless it was closed
+// already.
+func (s *Server) serveSocket(ctx context.Context, out *sender, f func(ctx context.Context)) {
+	ctx, cancel := context.WithCancel(ctx)
+	var wg sync.WaitGroup
+	wg.Go(out.run)
+	wg.Go(func() { s.pinger(ctx, out) })
+	defer wg.Wait()
+	defer cancel()
+	defer out.close(websocket.StatusNormalClosure, "")
+	f(ctx)
+}

@@ -1,0 +1,433 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"time"
+
+	"golfsolitaire/golf"
+	"golfsolitaire/match"
+	"golfsolitaire/tourney"
+)
+
+// tournamentRoom makes a tournament room with the players seated (by
+// their token hashes) and starts it on the round seed.
+func (s *Server) tournamentRoom(ctx context.Context, id string, set match.Settings, seed golf.Seed, names, tokens []string, accounts []int64) (string, error) {
+	code, err := s.newRoomLog(ctx, set, id)
+	if err != nil {
+		return "", err
+	}
+	if err := s.store.Expire(ctx, code, s.opts.TournamentTTL); err != nil {
+		return "", err
+	}
+	rh, err := s.rooms.acquire(ctx, code)
+	if err != nil {
+		return "", err
+	}
+	defer s.rooms.release(rh)
+	for i := range names {
+		res := rh.change(ctx, func(*match.Room) (match.Event, error) {
+			// The entrant's account (if they entered logged in): fair-play
+			// evidence of the room is kept under it.
+			return match.Event{Kind: match.KindJoin, Name: names[i], Token: tokens[i], Account: accounts[i]}, nil
+		})
+		if res.err != nil {
+			return "", res.err
+		}
+	}
+	// Winnable-only and difficulty deals are chosen here, not in the fold.
+	deals, replaced, err := s.derivedDeals(ctx, id, set, seed)
+	if err != nil {
+		return "", err
+	}
+	for i := range names {
+		res := rh.change(ctx, func(*match.Room) (match.Event, error) {
+			return match.Event{Kind: match.KindReady, Seat: i, Ready: true, Seed: &seed, Deals: deals, Replaced: replaced}, nil
+		})
+		if res.err != nil {
+			return "", res.err
+		}
+	}
+	return code, nil
+}
+
+// tournamentRoomChanged is called by a room's hub after it applied an
+// event of a tournament room: what the tournament needs of it (results,
+// the live status of a match, the longer time to live of a finished
+// room) goes to the outbox, which posts it off the room's loop; the
+// tournament counts each result once, and its sweep posts again what an
+// instance stopping before the outbox drained lost.
+func (s *Server) tournamentRoomChanged(room *match.Room, notices []match.Notice) {
+	if room.Tournament == "" || len(notices) == 0 {
+		return
+	}
+	if p := roomPosting(room, notices); len(p.results) > 0 || p.status != nil || p.keep {
+		s.tours.out.post(room.Tournament, p)
+	}
+}
+
+// roomPosting is what a tournament room's notices give its tournament.
+func roomPosting(room *match.Room, notices []match.Notice) posting {
+	p := posting{room: room.Code}
+	for _, n := range notices {
+		if n.Kind == match.NoticeHoleEnded && room.Settings.Format == match.Matchplay {
+			if st := room.Standings(); st.Match != nil {
+				p.status = st.Match
+			}
+		}
+		if n.Kind == match.NoticeRoundEnded {
+			// The hub has just given the finished room the short time to
+			// live of finished rooms; a tournament's records need it until
+			// the tournament is long over.
+			p.keep = true
+		}
+		switch {
+		case n.Kind == match.NoticeSeatDone && room.Settings.Format == match.Stroke:
+			p.results = append(p.results, tourney.Event{Kind: tourney.KindResult, At: holeFinished(room, n.Hole, n.Seat), Hole: n.Hole, Score: n.Score, End: n.End})
+		case n.Kind == match.NoticeRoundEnded && room.Settings.Format == match.Matchplay:
+			st := room.Standings()
+			if st.Match == nil {
+				continue
+			}
+			p.results = append(p.results, tourney.Event{Kind: tourney.KindDecided, Entrant: st.Match.Winner, Result: st.Match.Result})
+		}
+	}
+	return p
+}
+
+// holeFinished is when the seat's game of the hole ended (zero if it has
+// not): a result counts if that was before the tournament's closing time,
+// however late the outbox posts it (tourney.ResultGrace).
+func holeFinished(room *match.Room, hole, seat int) time.Time {
+	for _, h := range room.Holes {
+		if h.Number == hole && seat >= 0 && seat < len(h.Games) && h.Games[seat] != nil {
+			return h.Games[seat].Finished
+		}
+	}
+	return time.Time{}
+}
+
+// posting is what a tournament room's change gives its tournament.
+type posting struct {
+	room    string
+	results []tourney.Event
+	status  *match.MatchStatus // the match's live standing, when it changed
+	keep    bool               // the room finished: give it the tournament's time to live
+}
+
+// outbox holds the postings of tournament rooms, by tournament, for one
+// drainer goroutine per tournament (a task of the server) to post in
+// order to the tournament's hub: a room's loop never waits for a
+// tournament's. A request that reads a tournament first waits for what
+// this instance has queued for it (wait), so a player who has just
+// finished a hole sees its result.
+type outbox struct {
+	s       *Server
+	mu      sync.Mutex
+	pending map[string]*outq
+}
+
+// outq is one tournament's queue; idle is closed when its drainer is done.
+type outq struct {
+	ps   []posting
+	idle chan struct{}
+}
+
+func (o *outbox) init(s *Server) { o.s, o.pending = s, map[string]*outq{} }
+
+func (o *outbox) post(id string, p posting) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if q := o.pending[id]; q != nil {
+		q.ps = append(q.ps, p)
+		return
+	}
+	q := &outq{ps: []posting{p}, idle: make(chan struct{})}
+	if o.s.tasks.goCtx(func(ctx context.Context) { o.drain(ctx, id, q) }) {
+		o.pending[id] = q // else closing: the sweep of another instance posts them
+	}
+}
+
+// drain posts the tournament's postings until none is left.
+func (o *outbox) drain(ctx context.Context, id string, q *outq) {
+	defer close(q.idle)
+	for {
+		o.mu.Lock()
+		ps := q.ps
+		q.ps = nil
+		if len(ps) == 0 {
+			delete(o.pending, id)
+			o.mu.Unlock()
+			return
+		}
+		o.mu.Unlock()
+		o.deliver(ctx, id, ps)
+	}
+}
+
+// wait returns once what was queued for the tournament has been posted.
+func (o *outbox) wait(ctx context.Context, id string) {
+	o.mu.Lock()
+	q := o.pending[id]
+	o.mu.Unlock()
+	if q == nil {
+		return
+	}
+	select {
+	case <-q.idle:
+	case <-ctx.Done():
+	}
+}
+
+func (o *outbox) deliver(ctx context.Context, id string, ps []posting) {
+	s := o.s
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	for _, p := range ps {
+		if p.keep {
+			if err := s.store.Expire(ctx, p.room, s.opts.TournamentTTL); err != nil {
+				s.log.Warn("tournament room expiry", "room", p.room, "err", err)
+			}
+		}
+	}
+	h, err := s.tours.acquire(ctx, id)
+	if err != nil {
+		s.log.Warn("tournament results not posted", "tournament", id, "err", err)
+		return
+	}
+	defer s.tours.release(h)
+	status := map[string]*match.MatchStatus{}
+	for _, p := range ps {
+		if p.status != nil {
+			status[p.room] = p.status
+		}
+	}
+	if len(status) > 0 {
+		h.setStatus(ctx, status)
+	}
+	for _, p := range ps {
+		s.postResults(ctx, h, p.room, p.results)
+	}
+}
+
+// postResults posts a room's results (stroke results, or a match
+// decided with its winner's seat in Entrant) to the tournament's hub.
+func (s *Server) postResults(ctx context.Context, h *thub, code string, evs []tourney.Event) {
+	for _, ev := range evs {
+		winnerSeat := ev.Entrant
+		res := h.change(ctx, func(t *tourney.Tournament) (tourney.Event, error) {
+			if ev.Kind == tourney.KindDecided {
+				m := t.MatchOfRoom(code)
+				if m == nil {
+					return ev, tourney.ErrNoEntrant
+				}
+				ev.Round, ev.Slot = m.Round, m.Slot
+				switch winnerSeat {
+				case 0:
+					ev.Entrant = m.A
+				case 1:
+					ev.Entrant = m.B
+				default:
+					ev.Entrant = t.BetterSeed(m.A, m.B)
+					ev.Result = "Halved: the better seed goes through"
+				}
+				return ev, nil
+			}
+			ev.Entrant = t.EntrantOfRoom(code)
+			if ev.Entrant < 0 {
+				return ev, tourney.ErrNoEntrant
+			}
+			return ev, nil
+		})
+		if res.err != nil && !errors.Is(res.err, tourney.ErrNoChange) {
+			s.log.Info("tournament result refused", "room", code, "kind", ev.Kind, "hole", ev.Hole, "err", res.err)
+		}
+	}
+}
+
+// roomResults are the results a tournament room holds: each finished hole
+// of a stroke room, or a finished match's winner (its seat in Entrant).
+func roomResults(room *match.Room) []tourney.Event {
+	var evs []tourney.Event
+	switch room.Settings.Format {
+	case match.Stroke:
+		for _, hole := range room.Holes {
+			if len(hole.Games) > 0 && hole.Games[0].Done {
+				g := hole.Games[0]
+				// At: when the hole ended, which decides whether it
+				// counts (before the closing time), however late the
+				// result is posted (tourney.ResultGrace).
+				evs = append(evs, tourney.Event{Kind: tourney.KindResult, At: g.Finished, Hole: hole.Number, Score: g.Score, End: g.End})
+			}
+		}
+	case match.Matchplay:
+		if st := room.Standings(); room.Status == match.Finished && st.Match != nil {
+			evs = append(evs, tourney.Event{Kind: tourney.KindDecided, Entrant: st.Match.Winner, Result: st.Match.Result})
+		}
+	}
+	return evs
+}
+
+// sweepTarget is a room whose results the tournament may lack: a stroke
+// room (thru: the holes counted) or an undecided knockout match's room.
+type sweepTarget struct {
+	room string
+	thru int
+}
+
+// sweepRooms is how many rooms one sweep looks at, at most: a large
+// field is swept a slice at a time.
+const sweepRooms = 200
+
+// sweepTargets lists the rooms of the tournament whose results may be
+// missing, from the cursor on (at most sweepRooms), and the next cursor.
+func sweepTargets(t *tourney.Tournament, cursor int) ([]sweepTarget, int) {
+	var all []sweepTarget
+	if t.Status != tourney.Live {
+		return nil, 0
+	}
+	if t.StrokePlay() {
+		for i, e := range t.Entrants {
+			if e.Room != "" && t.Thru(i) < t.Settings.Holes {
+				all = append(all, sweepTarget{room: e.Room, thru: t.Thru(i)})
+			}
+		}
+	} else if t.Bracket != nil {
+		for _, round := range t.Bracket.Rounds {
+			for _, m := range round {
+				if m.Room != "" && !m.Decided {
+					all = append(all, sweepTarget{room: m.Room, thru: -1})
+				}
+			}
+		}
+	}
+	if cursor >= len(all) {
+		cursor = 0
+	}
+	end := min(cursor+sweepRooms, len(all))
+	next := end
+	if next >= len(all) {
+		next = 0
+	}
+	return all[cursor:end], next
+}
+
+// sweep re-posts results that were lost between a room's append and its
+// post to the tournament (an instance stopping, a store error): each room
+// of the tournament whose results may be missing is read, off the hub's
+// loop, and what the tournament lacks is posted again; the tournament
+// counts each result once. It also refreshes the live status of the
+// knockout matches (played on any instance) that the bracket shows.
+func (h *thub) sweep() {
+	targets, next := sweepTargets(h.t, h.sweepCursor)
+	h.sweepCursor = next
+	if len(targets) == 0 || !h.sweeping.CompareAndSwap(false, true) {
+		return
+	}
+	started := h.s.tasks.goCtx(func(ctx context.Context) {
+		defer h.sweeping.Store(false)
+		ctx, cancel := context.WithTimeout(ctx, max(h.s.opts.ResyncEvery, 5*time.Second))
+		defer cancel()
+		go func() {
+			select {
+			case <-h.done:
+				cancel()
+			case <-ctx.Done():
+			}
+		}()
+		status := map[string]*match.MatchStatus{}
+		defer func() {
+			if len(status) > 0 {
+				h.setStatus(ctx, status)
+			}
+		}()
+		for _, tg := range targets {
+			room, err := h.s.loadRoom(ctx, tg.room)
+			if err != nil {
+				continue
+			}
+			if st := room.Standings(); room.Settings.Format == match.Matchplay && st.Match != nil {
+				// Matches played on other instances: their standing.
+				status[tg.room] = st.Match
+			}
+			evs := roomResults(room)
+			if tg.thru >= 0 {
+				if tg.thru >= len(evs) {
+					continue
+				}
+				evs = evs[tg.thru:]
+			}
+			if len(evs) > 0 {
+				h.log.Info("tournament sweep: posting results again", "room", tg.room, "results", len(evs))
+				h.s.postResults(ctx, h, tg.room, evs)
+			}
+		}
+	})
+	if !started {
+		h.sweeping.Store(false)
+	}
+}
+
+// reconcile posts any result of the entrant's room that the tournament
+// lacks (an instance that stopped between the room's append and the
+// result's): the tournament applies each result once.
+func (s *Server) reconcile(ctx context.Context, h *thub, code string) {
+	room, err := s.loadRoom(ctx, code)
+	if err != nil || room.Settings.Format != match.Stroke {
+		return
+	}
+	evs := roomResults(room)
+	thru, err := read(ctx, &h.hubCore, func() int {
+		if e := h.t.EntrantOfRoom(code); e >= 0 {
+			return h.t.Thru(e)
+		}
+		return 0
+	})
+	if err == nil && thru < len(evs) {
+		s.postResults(ctx, h, code, evs[thru:])
+	}
+}
+
+// startMatches makes the rooms of the knockout matches that are ready.
+func (s *Server) startMatches(ctx context.Context, id string) {
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	h, err := s.tours.acquire(ctx, id)
+	if err != nil {
+		return
+	}
+	defer s.tours.release(h)
+	type ready struct {
+		round, slot  int
+		names, token []string
+		accounts     []int64
+		seed         golf.Seed
+		set          match.Settings
+	}
+	rs, err := read(ctx, &h.hubCore, func() []ready {
+		t := h.t
+		var out []ready
+		for _, m := range t.ReadyMatches() {
+			a, b := t.Entrants[m.A], t.Entrants[m.B]
+			out = append(out, ready{m.Round, m.Slot, []string{a.Name, b.Name}, []string{a.Token, b.Token}, []int64{a.Account, b.Account}, t.Seed(m.Round), t.Settings.RoomSettings()})
+		}
+		return out
+	})
+	if err != nil {
+		return
+	}
+	for _, m := range rs {
+		code, err := s.tournamentRoom(ctx, id, m.set, m.seed, m.names, m.token, m.accounts)
+		if err != nil {
+			s.log.Warn("knockout match room", "err", err)
+			continue
+		}
+		r := h.change(ctx, func(*tourney.Tournament) (tourney.Event, error) {
+			return tourney.Event{Kind: tourney.KindMatch, Round: m.round, Slot: m.slot, Room: code}, nil
+		})
+		if r.err != nil && !errors.Is(r.err, tourney.ErrNoChange) {
+			s.log.Warn("knockout match room not recorded", "err", r.err)
+		}
+	}
+}

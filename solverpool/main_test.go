@@ -1,0 +1,13 @@
+package solverpool
+
+import (
+	"testing"
+
+	"go.uber.org/goleak"
+)
+
+// TestMain fails the package's tests if any goroutine is still running
+// when they end: a worker of a pool that was closed.
+func TestMain(m *testing.M) {
+	goleak.VerifyTestMain(m)
+}

@@ -1,0 +1,7 @@
+package templates
+
+import "golfsolitaire/protocol"
+
+// Reactions are the preset reactions a player may send (catalogue keys
+// react.<id>).
+var Reactions = protocol.Reactions

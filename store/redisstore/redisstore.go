@@ -124,8 +124,15 @@ func New(client redis.UniversalClient, opts Options) *Store {
 // subscribeRoom subscribes a room's channel: on the shared fanout, or on
 // a Cluster on the fanout of the master that holds the room's slot now.
 func (s *Store) subscribeRoom(ctx context.Context, channel string) (*subscription, error) {
+	return s.subscribeChannel(ctx, channel, decodeEntry)
+}
+
+// subscribeChannel subscribes channel, its messages decoded by decode: on
+// the shared fanout, or on a Cluster (sharded pub/sub) on the fanout of the
+// master that holds the channel's slot now.
+func (s *Store) subscribeChannel(ctx context.Context, channel string, decode func(string) (store.Entry, error)) (*subscription, error) {
 	if s.cluster == nil {
-		return s.fan.subscribe(ctx, channel, decodeEntry)
+		return s.fan.subscribe(ctx, channel, decode)
 	}
 	for {
 		m, err := s.cluster.MasterForKey(ctx, channel)
@@ -167,7 +174,7 @@ func (s *Store) subscribeRoom(ctx context.Context, channel string) (*subscriptio
 				s.shardMu.Unlock()
 			}
 		}
-		sb, err := f.subscribe(ctx, channel, decodeEntry)
+		sb, err := f.subscribe(ctx, channel, decode)
 		if errors.Is(err, ErrClosed) && ctx.Err() == nil {
 			continue // that fanout retired meanwhile: make another
 		}
@@ -519,13 +526,20 @@ func (s *Store) Unpair(ctx context.Context, key, ticket string) (bool, error) {
 }
 
 // Notify implements store.Bus.
+// On a Cluster a topic is a sharded channel (SPUBLISH to the master of
+// its slot, where its subscribers are): go-redis sends a plain PUBLISH to
+// any node, which passes it on over the cluster bus, so notices published
+// one after the other could arrive out of order.
 func (s *Store) Notify(ctx context.Context, topic string, data []byte) error {
+	if s.cluster != nil {
+		return wrap("notify", s.cluster.SPublish(ctx, s.keys.topic(topic), data).Err())
+	}
 	return wrap("notify", s.client.Publish(ctx, s.keys.topic(topic), data).Err())
 }
 
 // Listen implements store.Bus.
 func (s *Store) Listen(ctx context.Context, topic string) (store.Subscription, error) {
-	return s.fan.subscribe(ctx, s.keys.topic(topic), decodeNotice)
+	return s.subscribeChannel(ctx, s.keys.topic(topic), decodeNotice)
 }
 
 // Ping checks both the command connections and the shared pub/sub

@@ -67,7 +67,15 @@ func TestMatchThroughTheLobby(t *testing.T) {
 	shot(t, eve, "04-spectator")
 
 	// Ana plays with the keyboard; Bo clicks and reloads after a few moves.
+	// Ana's moves redraw Bo's page but not his board: a card replaced
+	// between his press and its release would lose the click (it did, in
+	// CI, with a bot moving).
+	eval[bool](t, bo, `(window.boBoard = document.querySelector('#my-board .board'), true)`)
 	playHole(t, ana, "Ana", true, nil)
+	waitJS(t, bo, "Bo sees Ana's moves", `Number(document.getElementById('room').dataset.v) >= `+eval[string](t, ana, `document.getElementById('room').dataset.v`))
+	if !eval[bool](t, bo, `document.querySelector('#my-board .board') === window.boBoard`) {
+		t.Error("Ana's moves redrew Bo's board")
+	}
 	reloaded := false
 	playHole(t, bo, "Bo", false, func(n int) {
 		if n == 3 && !reloaded {

@@ -49,6 +49,7 @@ const state = {
   replayRound: 0, // the round the replay pickers are for
   replayTried: false, // the end-of-round replay was opened
   holePicked: false, // the player chose a hole in the picker
+  boardKey: '', // what #my-board was drawn from: redrawn only when it changes
 };
 
 // ---- connection -------------------------------------------------------
@@ -344,6 +345,8 @@ function board() { return state.view?.board || null; }
 function setPendingMove(seq) {
   state.pendingMove = seq;
   root.dataset.pending = seq ? 'true' : 'false';
+  // A refused move leaves the board as it was, and it is not redrawn.
+  if (!seq) for (const el of $$('#my-board .pending')) el.classList.remove('pending');
 }
 
 function move(mv) {
@@ -756,17 +759,24 @@ function renderPlay(vw) {
   renderClock(vw);
   if (sec.hidden) return;
   const foundation = foundationGame(vw.settings);
-  const hadFocus = sec.contains(document.activeElement) ? (document.activeElement.dataset.move || state.focusedMove) : null;
-  // The outcome is said once, below the board (#outcome), not in it too.
-  const el = renderBoard(b, { label: t('play.board'), interactive: vw.status === 'playing', foundation, outcome: false });
-  $('#my-board').replaceChildren(el);
-  fitBoard();
-  const cards = $$('#my-board [data-move]');
-  if (cards.length) {
-    const keep = hadFocus && cards.find((c) => c.dataset.move === hadFocus);
-    const first = keep || cards.find((c) => c.getAttribute('aria-disabled') === 'false') || cards[0];
-    first.tabIndex = 0;
-    if (keep) keep.focus({ preventScroll: true });
+  // Other players' moves redraw the page but not this board: a card
+  // replaced between a press and its release would lose the click (and
+  // the hint's mark and the focus with it).
+  const key = JSON.stringify([b, vw.status, foundation]);
+  if (key !== state.boardKey || !$('#my-board').firstChild) {
+    state.boardKey = key;
+    const hadFocus = sec.contains(document.activeElement) ? (document.activeElement.dataset.move || state.focusedMove) : null;
+    // The outcome is said once, below the board (#outcome), not in it too.
+    const el = renderBoard(b, { label: t('play.board'), interactive: vw.status === 'playing', foundation, outcome: false });
+    $('#my-board').replaceChildren(el);
+    fitBoard();
+    const cards = $$('#my-board [data-move]');
+    if (cards.length) {
+      const keep = hadFocus && cards.find((c) => c.dataset.move === hadFocus);
+      const first = keep || cards.find((c) => c.getAttribute('aria-disabled') === 'false') || cards[0];
+      first.tabIndex = 0;
+      if (keep) keep.focus({ preventScroll: true });
+    }
   }
   // The stock pulses when turning it is the only move.
   const live = vw.status === 'playing' && !b.done && !b.over;

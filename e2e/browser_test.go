@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -84,12 +85,58 @@ func newServer(t *testing.T) *httptest.Server {
 	return ts
 }
 
-// newBrowser starts a headless Chromium for the test and returns its
-// context; each player gets its own browser context (own storage) through
+// The package's one Chromium, started by the first test that needs it and
+// shared by all: starting a browser per test cost a second or more of both
+// cores each. Tests stay apart all the same: every player is a tab in its
+// own browser context (newPlayer), with its own cookies, storage and cache,
+// closed with the test; and every test has its own server (its own origin).
+var shared struct {
+	mu     sync.Mutex
+	ctx    context.Context // the browser's first tab; done when the browser is gone
+	cancel func()
+	dir    string
+}
+
+// TestMain stops the shared browser after the tests.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	closeBrowser()
+	os.Exit(code)
+}
+
+func closeBrowser() {
+	shared.mu.Lock()
+	defer shared.mu.Unlock()
+	if shared.cancel != nil {
+		shared.cancel()
+		shared.cancel, shared.ctx = nil, nil
+	}
+	if shared.dir != "" {
+		os.RemoveAll(shared.dir)
+		shared.dir = ""
+	}
+}
+
+// newBrowser returns the context of the package's headless Chromium,
+// starting it if it is not running (the first time, or after a crash);
+// each player gets its own browser context (own storage) through
 // newPlayer.
 func newBrowser(t *testing.T) context.Context {
 	t.Helper()
 	path := chromium(t)
+	shared.mu.Lock()
+	defer shared.mu.Unlock()
+	if shared.ctx != nil && shared.ctx.Err() == nil {
+		return shared.ctx
+	}
+	if shared.cancel != nil { // it crashed: start another
+		shared.cancel()
+		os.RemoveAll(shared.dir)
+	}
+	dir, err := os.MkdirTemp("", "golf-e2e-chromium-")
+	if err != nil {
+		t.Fatal(err)
+	}
 	opts := []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(path),
 		chromedp.Flag("headless", true),
@@ -102,17 +149,21 @@ func newBrowser(t *testing.T) context.Context {
 		chromedp.Flag("no-first-run", true),
 		chromedp.Flag("no-default-browser-check", true),
 		chromedp.Flag("disable-extensions", true),
-		chromedp.UserDataDir(t.TempDir()),
+		chromedp.UserDataDir(dir),
 		chromedp.WindowSize(1280, 900),
 	}
 	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancel := chromedp.NewContext(alloc)
-	t.Cleanup(func() {
+	if err := chromedp.Do(ctx); err != nil { // start the browser
 		cancel()
 		cancelAlloc()
-	})
-	if err := chromedp.Do(ctx); err != nil { // start the browser
+		os.RemoveAll(dir)
 		t.Fatal(err)
+	}
+	shared.ctx, shared.dir = ctx, dir
+	shared.cancel = func() {
+		cancel()
+		cancelAlloc()
 	}
 	return ctx
 }

@@ -413,33 +413,41 @@ func TestBodyTooLarge(t *testing.T) {
 }
 
 // TestPingClosesDeadSockets: a client that never answers pings (it never
-// reads) is closed; its seat is marked away.
+// reads) is closed; its seat is marked away. A client that reads keeps its
+// socket. (Two servers: the halves run side by side.)
 func TestPingClosesDeadSockets(t *testing.T) {
 	t.Parallel()
-	ctx := testCtx(t)
-	e := newEnv(t, func(o *server.Options) { o.PingEvery = 250 * time.Millisecond })
-	g := e.create(t, ctx, stroke(2, 1, nil), "Ana", "Bo")
-	ws := rawDial(t, ctx, e.ts, nil)
-	hello, _ := json.Marshal(protocol.ClientMessage{Type: protocol.TypeHello, Protocol: protocol.Version, Room: g[1].Code, Token: g[1].Token})
-	if err := ws.Write(ctx, websocket.MessageText, hello); err != nil {
-		t.Fatal(err)
-	}
-	// Never read: pongs are only sent by a reading peer.
-	waitFor(t, 10*time.Second, "the silent socket to be closed", func() bool {
-		return e.metric(t, "golf_ping_closed_total") == "1" && e.room(t, g[1].Code).Seats[1].Away
+	t.Run("silent", func(t *testing.T) {
+		t.Parallel()
+		ctx := testCtx(t)
+		e := newEnv(t, func(o *server.Options) { o.PingEvery = 250 * time.Millisecond })
+		g := e.create(t, ctx, stroke(2, 1, nil), "Ana", "Bo")
+		ws := rawDial(t, ctx, e.ts, nil)
+		hello, _ := json.Marshal(protocol.ClientMessage{Type: protocol.TypeHello, Protocol: protocol.Version, Room: g[1].Code, Token: g[1].Token})
+		if err := ws.Write(ctx, websocket.MessageText, hello); err != nil {
+			t.Fatal(err)
+		}
+		// Never read: pongs are only sent by a reading peer.
+		waitFor(t, 10*time.Second, "the silent socket to be closed", func() bool {
+			return e.metric(t, "golf_ping_closed_total") == "1" && e.room(t, g[1].Code).Seats[1].Away
+		})
 	})
-	// A client that reads keeps its socket through several pings (1 s
-	// apart here: a loaded test machine may take a while to answer).
-	e2 := newEnv(t, func(o *server.Options) { o.PingEvery = time.Second })
-	g2 := e2.create(t, ctx, stroke(2, 1, nil), "Ana")
-	c := dial(t, ctx, e2.ts, g2[0].Code, g2[0].Token)
-	for start := time.Now(); time.Since(start) < 3500*time.Millisecond; {
-		pingPong(t, ctx, c)
-		time.Sleep(50 * time.Millisecond) // pace: stay under the message rate
-	}
-	if got := e2.metric(t, "golf_ping_closed_total"); got != "0" {
-		t.Errorf("a reading client was closed for a missing pong (%s)", got)
-	}
+	t.Run("reading", func(t *testing.T) {
+		t.Parallel()
+		ctx := testCtx(t)
+		// A client that reads keeps its socket through several pings (1 s
+		// apart here: a loaded test machine may take a while to answer).
+		e2 := newEnv(t, func(o *server.Options) { o.PingEvery = time.Second })
+		g2 := e2.create(t, ctx, stroke(2, 1, nil), "Ana")
+		c := dial(t, ctx, e2.ts, g2[0].Code, g2[0].Token)
+		for start := time.Now(); time.Since(start) < 3500*time.Millisecond; {
+			pingPong(t, ctx, c)
+			time.Sleep(50 * time.Millisecond) // pace: stay under the message rate
+		}
+		if got := e2.metric(t, "golf_ping_closed_total"); got != "0" {
+			t.Errorf("a reading client was closed for a missing pong (%s)", got)
+		}
+	})
 }
 
 // TestSecurityHeaders: every answer carries the headers; the pages' CSP

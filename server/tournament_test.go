@@ -513,10 +513,15 @@ func TestTournamentRestart(t *testing.T) {
 // seed, the first-round match, then the final, each in a match-play room
 // on the round's seed, winners advancing by themselves.
 func TestTournamentKnockout(t *testing.T) {
-	// Not parallel: many holes under the race detector; the timing tests of
-	// the package should not share the machine with it.
-	t.Run("join order", func(t *testing.T) { testKnockout(t, false) })
-	t.Run("qualifying round", func(t *testing.T) { testKnockout(t, true) })
+	t.Parallel()
+	t.Run("join order", func(t *testing.T) {
+		t.Parallel()
+		testKnockout(t, false)
+	})
+	t.Run("qualifying round", func(t *testing.T) {
+		t.Parallel()
+		testKnockout(t, true)
+	})
 }
 
 func testKnockout(t *testing.T, qualifying bool) {
@@ -650,6 +655,7 @@ func playKnockout(t *testing.T, ctx context.Context, base string, api *client.AP
 // or boards) is shown to anyone but the match's players before the round
 // is safe (every match of it decided), and no round seed before closing.
 func TestTournamentKnockoutHidden(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 240*time.Second)
 	defer cancel()
 	st := memstore.New(memstore.Options{})

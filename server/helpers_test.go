@@ -244,8 +244,8 @@ func decodeFrames(raw [][]byte) ([]protocol.ServerMessage, []error) {
 		msgs[i] = f.ServerMessage
 		full := f.View
 		if full == nil && f.Patch != nil {
-			if view == nil || f.Base != viewV {
-				errs[i] = fmt.Errorf("a patch of base v%d to a view of v%d", f.Base, viewV)
+			if view == nil || f.PatchBase() != viewV {
+				errs[i] = fmt.Errorf("a patch of base v%d to a view of v%d", f.PatchBase(), viewV)
 				continue
 			}
 			var err error

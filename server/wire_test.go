@@ -207,15 +207,15 @@ func TestResync(t *testing.T) {
 
 	move()
 	_, skipped := next(protocol.TypeEvent) // missed
-	if skipped.Patch == nil || skipped.Base != viewV {
+	if skipped.Patch == nil || skipped.PatchBase() != viewV {
 		t.Fatalf("event %+v: want a patch of v%d", skipped, viewV)
 	}
 	move()
 	_, m := next(protocol.TypeEvent)
-	if m.Base == viewV {
-		t.Fatalf("the patch after a missed one has the base v%d of the view held", m.Base)
+	if m.PatchBase() == viewV {
+		t.Fatalf("the patch after a missed one has the base v%d of the view held", m.PatchBase())
 	}
-	if _, err := patch.Apply(view, m.Patch); err == nil && m.Base != viewV {
+	if _, err := patch.Apply(view, m.Patch); err == nil && m.PatchBase() != viewV {
 		// It may apply by chance; what tells the client is the base.
 		t.Logf("the patch happens to apply to the older view")
 	}
@@ -229,8 +229,8 @@ func TestResync(t *testing.T) {
 	for range 3 {
 		move()
 		_, m = next(protocol.TypeEvent)
-		if m.Base != viewV && m.Base != snap.V {
-			t.Fatalf("patch of base v%d after a snapshot of v%d", m.Base, snap.V)
+		if m.PatchBase() != viewV && m.PatchBase() != snap.V {
+			t.Fatalf("patch of base v%d after a snapshot of v%d", m.PatchBase(), snap.V)
 		}
 		b, err := patch.Apply(view, m.Patch)
 		if err != nil {

@@ -242,6 +242,9 @@ func decodeFrames(raw [][]byte) ([]protocol.ServerMessage, []error) {
 			continue
 		}
 		msgs[i] = f.ServerMessage
+		if ev := msgs[i].Event; ev != nil {
+			ev.V = f.V // the frame's version, as the Go client fills it in
+		}
 		full := f.View
 		if full == nil && f.Patch != nil {
 			if view == nil || f.PatchBase() != viewV {

@@ -273,6 +273,9 @@ func TestRailMinis(t *testing.T) {
 			t.Errorf("Bo's race row of seat %s says %q, want %s cards left", seat, got, want)
 		}
 	}
+	if !eval[bool](t, bo, `document.querySelector('[data-testid=race-1]').classList.contains('me') && !document.querySelector('[data-testid=race-0]').classList.contains('me')`) {
+		t.Error("Bo's own race row is not marked as his")
+	}
 	clickJS(t, bo, "Bo turns the stock", `#my-board [data-move="s"]`)
 	waitJS(t, bo, "Ana's miniature moves to her first turn", `(`+miniWaste+`) === `+jsString(firstWaste))
 	if got := eval[string](t, bo, miniCards); got != firstCards {

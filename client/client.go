@@ -224,6 +224,9 @@ func (c *Conn) read(ctx context.Context) (protocol.ServerMessage, []byte, error)
 		return f.ServerMessage, nil, fmt.Errorf("client: bad message from server: %w", err)
 	}
 	m := f.ServerMessage
+	if m.Event != nil {
+		m.Event.V = m.V // the frame's version: not repeated in the event
+	}
 	if len(f.View) > 0 && !bytes.Equal(f.View, []byte("null")) {
 		var v match.View
 		if err := json.Unmarshal(f.View, &v); err != nil {
@@ -239,7 +242,7 @@ func (c *Conn) read(ctx context.Context) (protocol.ServerMessage, []byte, error)
 // it reports false when it does not (a frame missed: ask for a snapshot).
 // c.mu is held.
 func (c *Conn) patched(m *protocol.ServerMessage) bool {
-	if c.raw == nil || m.Base != c.rawV {
+	if c.raw == nil || m.PatchBase() != c.rawV {
 		return false
 	}
 	b, err := patch.Apply(c.raw, m.Patch)

@@ -29,7 +29,7 @@ type fakeRoom struct {
 
 func view(v int64, hole int, waste ...string) []byte {
 	b, _ := json.Marshal(match.View{V: v, Code: "FAK-ERO-OM0", Settings: match.DefaultSettings(), Status: match.Playing, Hole: hole, You: 0,
-		Seats: []match.SeatView{{Name: "Ana"}}, Progress: []match.Progress{}, Revealed: []int{},
+		Seats: []match.SeatView{{Name: "Ana"}}, Progress: []match.Finish{}, Revealed: []int{},
 		Board: &match.Board{Hole: hole, Waste: waste, Piles: [][]string{{"2C", "3D"}}, Playable: []int{}}})
 	return b
 }

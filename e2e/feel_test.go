@@ -502,9 +502,10 @@ func TestWords(t *testing.T) {
 	for _, tc := range []struct {
 		lang, tie, win string
 		match          []string
+		knockout       []string // a bracket's decided results
 	}{
-		{"en", "Alice and Bruno tie (E)", "Alice wins (−2)", []string{"All square", "All square thru 2", "Bruno 2 UP thru 5", "Bruno 3 UP thru 6 (dormie)", "Alice wins 3 & 2", "Bruno wins 1 UP", "Halved", "All square after 9: sudden death", "Alice wins 1 UP (sudden death, hole 10)"}},
-		{"es", "Alice y Bruno empatan (E)", "Gana Alice (−2)", []string{"Empatados", "Empatados tras 2", "Bruno 2 arriba tras 5", "Bruno 3 arriba tras 6 (dormie)", "Gana Alice 3 y 2", "Gana Bruno 1 arriba", "Empate", "Empatados tras 9: muerte súbita", "Gana Alice 1 arriba (muerte súbita, hoyo 10)"}},
+		{"en", "Alice and Bruno tie (E)", "Alice wins (−2)", []string{"All square", "All square thru 2", "Bruno 2 UP thru 5", "Bruno 3 UP thru 6 (dormie)", "Alice wins 3 & 2", "Bruno wins 1 UP", "Halved", "All square after 9: sudden death", "Alice wins 1 UP (sudden death, hole 10)"}, []string{"3 & 2", "1 UP", "bye"}},
+		{"es", "Alice y Bruno empatan (E)", "Gana Alice (−2)", []string{"Empatados", "Empatados tras 2", "Bruno 2 arriba tras 5", "Bruno 3 arriba tras 6 (dormie)", "Gana Alice 3 y 2", "Gana Bruno 1 arriba", "Empate", "Empatados tras 9: muerte súbita", "Gana Alice 1 arriba (muerte súbita, hoyo 10)"}, []string{"3 y 2", "1 arriba", "exento"}},
 	} {
 		do(t, ctx, "lobby "+tc.lang, chromedp.Navigate(ts.URL+"/?lang="+tc.lang), chromedp.WaitVisible(chromedp.CSS(`#quickmatch`)))
 		got := evalAsync[[]string](t, ctx, `import('/static/words.js').then(w => {
@@ -515,9 +516,10 @@ func TestWords(t *testing.T) {
 			return [w.resultText(tie), w.resultText(win),
 				m({}), m({thru: 2, holesLeft: 7}), m({leader: 1, up: 2, thru: 5, holesLeft: 4}), m({leader: 1, up: 3, thru: 6, holesLeft: 3, dormie: true}),
 				m({leader: 0, up: 3, thru: 7, holesLeft: 2, decided: true, winner: 0}), m({leader: 1, up: 1, thru: 9, holesLeft: 0, decided: true, winner: 1}),
-				m({thru: 9, holesLeft: 0, decided: true}), m({thru: 9, holesLeft: 0}), m({leader: 0, up: 1, thru: 10, holesLeft: 0, decided: true, winner: 0, extra: 1})];
+				m({thru: 9, holesLeft: 0, decided: true}), m({thru: 9, holesLeft: 0}), m({leader: 0, up: 1, thru: 10, holesLeft: 0, decided: true, winner: 0, extra: 1}),
+				w.knockoutResult('3 & 2'), w.knockoutResult('1 UP'), w.knockoutResult('bye')];
 		})`)
-		want := append([]string{tc.tie, tc.win}, tc.match...)
+		want := append(append([]string{tc.tie, tc.win}, tc.match...), tc.knockout...)
 		for i := range want {
 			if i >= len(got) || got[i] != want[i] {
 				t.Errorf("%s: %q; want %q", tc.lang, got, want)

@@ -266,6 +266,16 @@ func TestRailMinis(t *testing.T) {
 	if !eval[bool](t, bo, `!!document.querySelector('[data-testid=mini-0] [data-testid=wait-0]')`) {
 		t.Error("Bo's miniature of Ana does not say why it waits")
 	}
+	// The race rows count from the boards (the view's progress rows do not
+	// repeat them): Ana's settled board, and Bo's own.
+	for seat, want := range map[string]string{"0": dealCards, "1": eval[string](t, bo, anaCards)} {
+		if got := eval[string](t, bo, `document.querySelector('[data-testid=race-state-`+seat+`]').textContent`); got != "playing, "+want+" cards left" {
+			t.Errorf("Bo's race row of seat %s says %q, want %s cards left", seat, got, want)
+		}
+	}
+	if !eval[bool](t, bo, `document.querySelector('[data-testid=race-1]').classList.contains('me') && !document.querySelector('[data-testid=race-0]').classList.contains('me')`) {
+		t.Error("Bo's own race row is not marked as his")
+	}
 	clickJS(t, bo, "Bo turns the stock", `#my-board [data-move="s"]`)
 	waitJS(t, bo, "Ana's miniature moves to her first turn", `(`+miniWaste+`) === `+jsString(firstWaste))
 	if got := eval[string](t, bo, miniCards); got != firstCards {

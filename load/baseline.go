@@ -270,7 +270,7 @@ func (b *Baseline) move(ctx context.Context, rm *baseRoom, from *websocket.Conn,
 		targets = append(targets, target{c, s})
 	}
 	rm.mu.Unlock()
-	ev := match.EventView{V: v, Kind: match.KindMove, At: time.Now().UTC(), Seat: seat, Hole: b.hole, Move: m.Move}
+	ev := match.EventView{V: v, Kind: match.KindMove, At: time.Now().UnixMilli(), Seat: seat, Hole: b.hole, Move: m.Move}
 	for _, t := range targets {
 		msg := b.message(protocol.TypeEvent, v, &ev, t.seat)
 		if err := write(ctx, t.c, msg); err != nil && t.c == from {

@@ -34,9 +34,13 @@ type View struct {
 	Board      *Board     `json:"board,omitempty"` // your board of the hole in play
 	// Boards are the settled boards (Others) of the hole in play: every
 	// seat's for a spectator, the other seats' for a player.
-	Boards    []*Board   `json:"boards,omitempty"`
-	Progress  []Progress `json:"progress"`
-	Standings Standings  `json:"standings"`
+	Boards []*Board `json:"boards,omitempty"`
+	// Progress has a row per seat: whether it has finished the hole in
+	// play, and its score and end once it has. How far a seat has got
+	// (its counts, and why a settled board waits) is on its board in
+	// Board or Boards, which every socket view carries for every seat.
+	Progress  []Finish  `json:"progress"`
+	Standings Standings `json:"standings"`
 	// Revealed lists the holes whose boards and moves everyone may now see.
 	Revealed []int `json:"revealed"`
 	// Best is the best possible score of each revealed hole of the round
@@ -68,9 +72,20 @@ type SeatView struct {
 	GraceEnds time.Time `json:"graceEnds,omitzero"`
 }
 
-// Progress is a seat's progress: the counts of its settled board for
-// everyone but the seat itself (Others), whether it has finished the hole,
-// and its score and end once it has.
+// Finish is a seat's row of View.Progress: whether it has finished the
+// hole (the real game, public race information), and its score and end
+// once it has.
+type Finish struct {
+	Seat  int    `json:"seat"`
+	Done  bool   `json:"done"`
+	Score *int   `json:"score,omitempty"` // once done
+	End   string `json:"end,omitempty"`
+}
+
+// Progress is a seat's progress as someone without its board sees it
+// (the tournament's entrant API): the counts of its settled board for
+// everyone but the seat itself (Others), why it waits, whether it has
+// finished the hole, and its score and end once it has.
 type Progress struct {
 	Seat      int    `json:"seat"`
 	CardsLeft int    `json:"cardsLeft"`
@@ -127,7 +142,7 @@ const NoSeat = -2
 func (r *Room) View(seat int) View {
 	v := View{
 		V: r.Version, Code: r.Code, Settings: r.Settings, Status: r.Status, Round: r.Round,
-		You: seat, Standings: r.Standings(), Progress: []Progress{}, Revealed: []int{},
+		You: seat, Standings: r.Standings(), Progress: []Finish{}, Revealed: []int{},
 		Tournament: r.Tournament,
 	}
 	if r.Status != Waiting {
@@ -177,11 +192,11 @@ func (r *Room) View(seat int) View {
 		if own && i == seat {
 			b := r.board(h, i)
 			v.Board = b
-			v.Progress = append(v.Progress, progressOf(b, h.Games[i]))
+			v.Progress = append(v.Progress, progressOf(b, h.Games[i]).Finish())
 			continue
 		}
 		sh := r.Others(h, i, seat)
-		v.Progress = append(v.Progress, sh.Progress)
+		v.Progress = append(v.Progress, sh.Progress.Finish())
 		if showBoards {
 			v.Boards = append(v.Boards, sh.Board)
 		}
@@ -273,17 +288,25 @@ func wasteOrigins(d *golf.Deal, moves []golf.Move) []int {
 
 // EventView is an event as one participant may see it.
 type EventView struct {
-	V       int64     `json:"v"`
-	Kind    Kind      `json:"kind"`
-	At      time.Time `json:"at"`
-	Seat    int       `json:"seat"`
-	Hole    int       `json:"hole,omitempty"`
-	Move    string    `json:"move,omitempty"` // the mover's own moves, or once public
-	Card    string    `json:"card,omitempty"` // the card the move put on the waste
-	Name    string    `json:"name,omitempty"`
-	Ready   bool      `json:"ready,omitempty"`
-	Notices []Notice  `json:"notices,omitempty"`
+	// V is the event's version: the v of the frame that carries it, which
+	// is not repeated inside the event (the Go client fills it in).
+	V    int64 `json:"-"`
+	Kind Kind  `json:"kind"`
+	// At is when the event happened, in milliseconds since the Unix epoch
+	// (Time turns it back into a time). Frames that carry a patch leave
+	// it out (zero): a live client has the event as it happens.
+	At      int64    `json:"at,omitempty"`
+	Seat    int      `json:"seat"`
+	Hole    int      `json:"hole,omitempty"`
+	Move    string   `json:"move,omitempty"` // the mover's own moves, or once public
+	Card    string   `json:"card,omitempty"` // the card the move put on the waste
+	Name    string   `json:"name,omitempty"`
+	Ready   bool     `json:"ready,omitempty"`
+	Notices []Notice `json:"notices,omitempty"`
 }
+
+// Time is when the event happened (to the millisecond).
+func (e EventView) Time() time.Time { return time.UnixMilli(e.At) }
 
 // Logged is an event as it is stored: the event and what followed from it
 // when it was applied, so history can be shown later exactly as it was.
@@ -329,7 +352,7 @@ func (r *Room) Log(ev Event, notices []Notice) Logged {
 // board looks like comes from the view (Others).
 func (r *Room) EventView(l Logged, v int64, seat int) EventView {
 	ev := l.Event
-	out := EventView{V: v, Kind: ev.Kind, At: ev.At, Seat: ev.Seat, Hole: ev.Hole, Notices: l.Notices}
+	out := EventView{V: v, Kind: ev.Kind, At: ev.At.UnixMilli(), Seat: ev.Seat, Hole: ev.Hole, Notices: l.Notices}
 	switch ev.Kind {
 	case KindJoin:
 		out.Name = ev.Name

@@ -26,13 +26,12 @@ type Shown struct {
 // stock turn holds it back. Seat is -1 when no turn of anyone's can move it
 // on (a game without a stock, or a tournament hole that some entrant has
 // still to play): then it is shown when the hole is over.
+// Clients word it themselves (the seat's name is in the view's seats).
 type Wait struct {
-	Seat int    `json:"seat"`
-	Name string `json:"name,omitempty"`
+	Seat int `json:"seat"`
 	// Card is the stock card (1-based, the starting waste card not
 	// counted) that Seat has to turn before more is shown.
-	Card int    `json:"card,omitempty"`
-	Text string `json:"text"`
+	Card int `json:"card,omitempty"`
 }
 
 // Turns is how many stock cards a game has turned: the card that starts
@@ -100,19 +99,16 @@ func (r *Room) Settle(h *Hole, viewer int) (int, *Wait) {
 		return Whole, nil
 	}
 	if len(h.Deal(r.Settings.Variant).Stock()) == 0 {
-		return 0, &Wait{Seat: -1, Text: "boards are shown when everyone has finished the hole (this game has no stock)"}
+		// Boards are shown when everyone has finished the hole.
+		return 0, &Wait{Seat: -1}
 	}
-	w := &Wait{Seat: slow, Card: f + 1}
-	if slow < len(r.Seats) {
-		w.Name = r.Seats[slow].Name
-	}
-	w.Text = fmt.Sprintf("waiting for %s to turn the %s card", w.Name, ordinal(f+1))
-	return f, w
+	return f, &Wait{Seat: slow, Card: f + 1}
 }
 
-// TournamentWait is why a tournament hole shows nothing yet.
+// TournamentWait is why a tournament hole shows nothing yet: it is shown
+// once every entrant still to play it has finished it.
 func TournamentWait() *Wait {
-	return &Wait{Seat: -1, Text: "shown once every entrant still to play this hole has finished it"}
+	return &Wait{Seat: -1}
 }
 
 // Others is what viewer (a seat other than p, SpectatorSeat or NoSeat)
@@ -199,6 +195,12 @@ func progressOf(b *Board, g *Game) Progress {
 	return p
 }
 
+// Finish is the row of View.Progress: p without the counts and wait,
+// which the view has on the seat's board.
+func (p Progress) Finish() Finish {
+	return Finish{Seat: p.Seat, Done: p.Done, Score: p.Score, End: p.End}
+}
+
 // ReplayAt is seat's game of hole n (of the current round) step by step as
 // anyone other than the seat may see it with f settled: only a whole game
 // has a replay.
@@ -218,19 +220,4 @@ func (r *Room) RecordAt(h *Hole, seat, f int) (golf.Record, bool) {
 		return golf.Record{}, false
 	}
 	return golf.Record{Variant: r.Settings.Variant, Seed: h.Seed, Moves: append([]golf.Move(nil), SettledMoves(h.Games[seat].Moves, f)...)}, true
-}
-
-func ordinal(n int) string {
-	suffix := "th"
-	if n%100 < 11 || n%100 > 13 {
-		switch n % 10 {
-		case 1:
-			suffix = "st"
-		case 2:
-			suffix = "nd"
-		case 3:
-			suffix = "rd"
-		}
-	}
-	return fmt.Sprintf("%d%s", n, suffix)
 }

@@ -110,6 +110,7 @@ type ServerMessage struct {
 	// snapshot, event: a live event carries the view after it, whole
 	// (View) or as a patch (package patch) of the view whose own V is
 	// Base, the one the connection was sent last.
+	// Base is left out (0) when it is V-1: see PatchBase.
 	View  *match.View      `json:"view,omitempty"`
 	Event *match.EventView `json:"event,omitempty"`
 	Base  int64            `json:"base,omitempty"`
@@ -173,6 +174,15 @@ const (
 	ErrCodeSolverBusy = "solver_busy"
 )
 
+// PatchBase is the v of the view an event's patch applies to: Base, or
+// V-1 when the frame leaves base out.
+func (m ServerMessage) PatchBase() int64 {
+	if m.Base != 0 {
+		return m.Base
+	}
+	return m.V - 1
+}
+
 // Marshal encodes a server message.
 func (m ServerMessage) Marshal() []byte {
 	b, err := json.Marshal(m)
@@ -195,8 +205,12 @@ func EventFrame(v int64, event, view []byte) []byte {
 }
 
 // PatchFrame encodes an event message around an encoded event and the
-// patch that turns the view whose V is base into the view after it.
+// patch that turns the view whose V is base into the view after it. The
+// base is left out when it is v-1 (ServerMessage.PatchBase).
 func PatchFrame(v, base int64, event, patch []byte) []byte {
+	if base == v-1 {
+		base = 0
+	}
 	return frame(TypeEvent, v, base, event, "patch", patch)
 }
 

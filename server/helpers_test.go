@@ -242,10 +242,13 @@ func decodeFrames(raw [][]byte) ([]protocol.ServerMessage, []error) {
 			continue
 		}
 		msgs[i] = f.ServerMessage
+		if ev := msgs[i].Event; ev != nil {
+			ev.V = f.V // the frame's version, as the Go client fills it in
+		}
 		full := f.View
 		if full == nil && f.Patch != nil {
-			if view == nil || f.Base != viewV {
-				errs[i] = fmt.Errorf("a patch of base v%d to a view of v%d", f.Base, viewV)
+			if view == nil || f.PatchBase() != viewV {
+				errs[i] = fmt.Errorf("a patch of base v%d to a view of v%d", f.PatchBase(), viewV)
 				continue
 			}
 			var err error

@@ -334,7 +334,7 @@ func allowedCards(ht *holeTruth, n int, v *match.View, seat int) (allowed map[st
 		allowed[c] = true
 	}
 	if seat >= 0 {
-		for c := range ht.ever[seat][min(v.Progress[seat].Moves, len(ht.ever[seat])-1)] {
+		for c := range ht.ever[seat][min(boardMoves(v, seat), len(ht.ever[seat])-1)] {
 			allowed[c] = true
 		}
 	}
@@ -343,7 +343,7 @@ func allowedCards(ht *holeTruth, n int, v *match.View, seat int) (allowed map[st
 	for _, c := range ht.stock {
 		ok := true
 		for _, p := range v.Progress {
-			if !p.Done && !ht.ever[p.Seat][min(p.Moves, len(ht.ever[p.Seat])-1)][c] {
+			if !p.Done && !ht.ever[p.Seat][min(boardMoves(v, p.Seat), len(ht.ever[p.Seat])-1)][c] {
 				ok = false
 			}
 		}
@@ -352,6 +352,20 @@ func allowedCards(ht *holeTruth, n int, v *match.View, seat int) (allowed map[st
 		}
 	}
 	return allowed, false
+}
+
+// boardMoves is how many moves seat's board in v shows (the player's own
+// board, or a settled board): the view's progress rows do not repeat it.
+func boardMoves(v *match.View, seat int) int {
+	if v.Board != nil && v.Board.Seat == seat {
+		return v.Board.Moves
+	}
+	for _, b := range v.Boards {
+		if b.Seat == seat {
+			return b.Moves
+		}
+	}
+	return 0
 }
 
 func walkStrings(x any, f func(string)) {
@@ -388,7 +402,7 @@ func forgeLeak(t *testing.T, recs server.Records, w *frameWatcher) *frameWatcher
 		if m.View == nil || m.View.Hole != 1 || m.Event == nil || slices.Contains(m.View.Revealed, 1) {
 			continue
 		}
-		seen := ht.ever[w.seat][m.View.Progress[w.seat].Moves]
+		seen := ht.ever[w.seat][boardMoves(m.View, w.seat)]
 		for _, c := range ht.stock {
 			if !seen[c] {
 				m.Event.Card = c

@@ -462,10 +462,8 @@ func (h *hub) fanout(l match.Logged, v int64) {
 	for c := range h.conns {
 		f, ok := bySeat[c.seat]
 		if !ok {
-			ev := h.room.EventView(l, v, c.seat)
-			event, _ := json.Marshal(ev)
 			view, _ := json.Marshal(h.room.View(c.seat))
-			f = &seatFrames{event: event, view: &sentView{v: h.room.Version, json: view}}
+			f = &seatFrames{ev: h.room.EventView(l, v, c.seat), view: &sentView{v: h.room.Version, json: view}}
 			bySeat[c.seat] = f
 		}
 		if delay && c.seat == match.SpectatorSeat {
@@ -482,9 +480,11 @@ func (h *hub) fanout(l match.Logged, v int64) {
 
 // seatFrames are one viewer seat's frames of an event.
 type seatFrames struct {
-	event []byte
-	view  *sentView
-	full  []byte
+	ev   match.EventView
+	view *sentView
+	full []byte
+	// patchEvent is ev as patch frames carry it (encoded once).
+	patchEvent []byte
 	// patched holds the frame for each base, shared by the connections
 	// sent the same view last.
 	patched map[*sentView][]byte
@@ -498,7 +498,14 @@ func (f *seatFrames) frame(base *sentView, v int64) []byte {
 			return msg
 		}
 		if p, err := patch.Diff(base.json, f.view.json); err == nil {
-			msg := protocol.PatchFrame(v, base.v, f.event, p)
+			if f.patchEvent == nil {
+				// A patch frame's event leaves its time out
+				// (docs/protocol.md).
+				ev := f.ev
+				ev.At = 0
+				f.patchEvent, _ = json.Marshal(ev)
+			}
+			msg := protocol.PatchFrame(v, base.v, f.patchEvent, p)
 			if f.patched == nil {
 				f.patched = map[*sentView][]byte{}
 			}
@@ -507,7 +514,8 @@ func (f *seatFrames) frame(base *sentView, v int64) []byte {
 		}
 	}
 	if f.full == nil {
-		f.full = protocol.EventFrame(v, f.event, f.view.json)
+		event, _ := json.Marshal(f.ev)
+		f.full = protocol.EventFrame(v, event, f.view.json)
 	}
 	return f.full
 }

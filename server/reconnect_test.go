@@ -146,9 +146,12 @@ func TestReconnectTooOld(t *testing.T) {
 		t.Errorf("%d events replayed from beyond the history", len(evs))
 	}
 	// Ana's six turns are not Bo's to see before Bo turns a card: her
-	// settled board (and progress) waits for Bo's first turn.
-	if p := snap.View.Progress[0]; snap.V < since+7 || p.Moves != 0 || p.Wait == nil || p.Wait.Seat != 1 || p.Wait.Card != 1 {
-		t.Errorf("snapshot at %d: %+v", snap.V, snap.View.Progress)
+	// settled board waits for Bo's first turn.
+	if len(snap.View.Boards) != 1 {
+		t.Fatalf("snapshot at %d: %d boards, want Ana's", snap.V, len(snap.View.Boards))
+	}
+	if p := snap.View.Boards[0]; snap.V < since+7 || p.Seat != 0 || p.Moves != 0 || p.Wait == nil || p.Wait.Seat != 1 || p.Wait.Card != 1 {
+		t.Errorf("snapshot at %d: %+v", snap.V, p)
 	}
 	// Since ahead of the room (a stale client): a snapshot too.
 	c2, err := client.Dial(ctx, e.ts, &client.Options{Room: g[1].Code, Token: g[1].Token, Since: snap.V + 100})

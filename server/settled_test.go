@@ -518,8 +518,8 @@ func (o *oracle) checkView(v *match.View, seat int) []string {
 		}
 		want := o.board(d, moves, s.done[p] && whole)
 		row := v.Progress[p]
-		if row.Seat != p || row.Moves != want.moves || row.CardsLeft != want.cardsLeft || row.StockLeft != want.stockLeft || row.Done != s.done[p] {
-			out = append(out, fmt.Sprintf("progress of seat %d: %+v, want moves %d cards %d stock %d done %v", p, row, want.moves, want.cardsLeft, want.stockLeft, s.done[p]))
+		if row.Seat != p || row.Done != s.done[p] {
+			out = append(out, fmt.Sprintf("progress of seat %d: %+v, want done %v", p, row, s.done[p]))
 		}
 		if s.done[p] != (row.Score != nil) || row.Score != nil && *row.Score != s.score[p] {
 			out = append(out, fmt.Sprintf("score of seat %d: %v, done %v score %d", p, row.Score, s.done[p], s.score[p]))

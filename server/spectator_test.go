@@ -45,13 +45,13 @@ func TestSpectatorDelay(t *testing.T) {
 	}
 	// The server holds the spectator's copy for the delay after the event:
 	// it cannot arrive sooner (a few ms of slack for the wall clock).
-	if watched := spectatorAt.Sub(ev.At); watched < delay-10*time.Millisecond {
+	if watched := spectatorAt.Sub(ev.Time()); watched < delay-10*time.Millisecond {
 		t.Errorf("the spectator saw version %d %v after the server's event time, before the %v delay", ev.V, watched, delay)
 	}
 	// Players are not delayed: the opponent had the move before the
 	// spectator, who waited the delay.
 	if !opponentAt.Before(spectatorAt) {
-		t.Errorf("the opponent saw the move at %v, the spectator at %v: players must not be delayed", opponentAt.Sub(ev.At), spectatorAt.Sub(ev.At))
+		t.Errorf("the opponent saw the move at %v, the spectator at %v: players must not be delayed", opponentAt.Sub(ev.Time()), spectatorAt.Sub(ev.Time()))
 	}
 }
 

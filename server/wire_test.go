@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
+	"slices"
 	"testing"
 	"time"
 
@@ -105,11 +107,15 @@ func TestPatchesOfOwnViews(t *testing.T) {
 		}
 		raw := w.rec.messages()
 		msgs, errs := decodeFrames(raw)
-		var prev []byte
+		var prev, sent []byte
 		patches := 0
 		for i, m := range msgs {
 			if errs[i] != nil {
 				t.Fatalf("%s frame %d: %v\n%s", w.rec.name, i, errs[i], raw[i])
+			}
+			var err error
+			if sent, err = leanFrame(raw[i], sent); err != nil {
+				t.Errorf("%s frame %d: %v\n%s", w.rec.name, i, err, raw[i])
 			}
 			if m.View == nil {
 				continue
@@ -164,6 +170,80 @@ func TestPatchesOfOwnViews(t *testing.T) {
 	}
 }
 
+// leanFrame checks the shape of a frame that keeps the wire small
+// (docs/protocol.md "Live events", issue 15), given the view as sent
+// before it (raw JSON, as the server wrote it), and returns the view
+// after it: an event does not repeat the frame's v; a patch frame's event
+// has no at and its base is left out when it is v-1; an event with the
+// whole view, or none, has its at; progress rows are seat, done, score and
+// end only; a wait is seat and card only (the client words it).
+func leanFrame(b, view []byte) ([]byte, error) {
+	var f struct {
+		Type  string                     `json:"type"`
+		V     int64                      `json:"v"`
+		Base  *int64                     `json:"base"`
+		Event map[string]json.RawMessage `json:"event"`
+		View  json.RawMessage            `json:"view"`
+		Patch json.RawMessage            `json:"patch"`
+	}
+	if err := json.Unmarshal(b, &f); err != nil {
+		return view, err
+	}
+	if f.Event != nil {
+		_, hasAt := f.Event["at"]
+		switch {
+		case f.Event["v"] != nil:
+			return view, fmt.Errorf("the event repeats the frame's v")
+		case f.Patch != nil && hasAt:
+			return view, fmt.Errorf("a patch frame's event has at")
+		case f.Patch == nil && !hasAt:
+			return view, fmt.Errorf("an event without a patch has no at")
+		case f.Base != nil && *f.Base == f.V-1:
+			return view, fmt.Errorf("base %d written out for v%d", *f.Base, f.V)
+		}
+	}
+	switch {
+	case f.View != nil:
+		view = f.View
+	case f.Patch != nil:
+		var err error
+		if view, err = patch.Apply(view, f.Patch); err != nil {
+			return view, err
+		}
+	default:
+		return view, nil
+	}
+	var v struct {
+		Progress []map[string]any `json:"progress"`
+		Board    map[string]any   `json:"board"`
+		Boards   []map[string]any `json:"boards"`
+	}
+	if err := json.Unmarshal(view, &v); err != nil {
+		return view, err
+	}
+	only := func(what string, m map[string]any, keys ...string) error {
+		for k := range m {
+			if !slices.Contains(keys, k) {
+				return fmt.Errorf("%s has %q: %v", what, k, m)
+			}
+		}
+		return nil
+	}
+	for _, p := range v.Progress {
+		if err := only("a progress row", p, "seat", "done", "score", "end"); err != nil {
+			return view, err
+		}
+	}
+	for _, b := range append(v.Boards, v.Board) {
+		if w, ok := b["wait"].(map[string]any); ok {
+			if err := only("a wait", w, "seat", "card"); err != nil {
+				return view, err
+			}
+		}
+	}
+	return view, nil
+}
+
 // TestResync: a client that skips an event (its view is then not the next
 // patch's base) sends resync and gets a snapshot, to which the following
 // patches apply; the frames are read on a bare socket, as any client's.
@@ -207,15 +287,15 @@ func TestResync(t *testing.T) {
 
 	move()
 	_, skipped := next(protocol.TypeEvent) // missed
-	if skipped.Patch == nil || skipped.Base != viewV {
+	if skipped.Patch == nil || skipped.PatchBase() != viewV {
 		t.Fatalf("event %+v: want a patch of v%d", skipped, viewV)
 	}
 	move()
 	_, m := next(protocol.TypeEvent)
-	if m.Base == viewV {
-		t.Fatalf("the patch after a missed one has the base v%d of the view held", m.Base)
+	if m.PatchBase() == viewV {
+		t.Fatalf("the patch after a missed one has the base v%d of the view held", m.PatchBase())
 	}
-	if _, err := patch.Apply(view, m.Patch); err == nil && m.Base != viewV {
+	if _, err := patch.Apply(view, m.Patch); err == nil && m.PatchBase() != viewV {
 		// It may apply by chance; what tells the client is the base.
 		t.Logf("the patch happens to apply to the older view")
 	}
@@ -229,8 +309,8 @@ func TestResync(t *testing.T) {
 	for range 3 {
 		move()
 		_, m = next(protocol.TypeEvent)
-		if m.Base != viewV && m.Base != snap.V {
-			t.Fatalf("patch of base v%d after a snapshot of v%d", m.Base, snap.V)
+		if m.PatchBase() != viewV && m.PatchBase() != snap.V {
+			t.Fatalf("patch of base v%d after a snapshot of v%d", m.PatchBase(), snap.V)
 		}
 		b, err := patch.Apply(view, m.Patch)
 		if err != nil {

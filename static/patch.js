@@ -73,7 +73,8 @@ export function viewTracker(resync) {
         return view;
       }
       if (m.type !== 'event' || m.patch === undefined) return null;
-      if (view && m.base === view.v) {
+      // A frame leaves base out when it is v-1.
+      if (view && (m.base ?? m.v - 1) === view.v) {
         try {
           view = apply(view, m.patch);
           return view;

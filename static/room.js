@@ -863,20 +863,24 @@ function renderRace(vw) {
   const minis = new Map((vw.boards || []).filter((b) => b.seat !== state.you).map((b) => [b.seat, b]));
   const foundation = foundationGame(vw.settings);
   const keep = new Map($$('#race .bubble').map((b) => [b.closest('li').dataset.seat, b]));
+  const you = state.you;
   $('#race').replaceChildren(...st.rows.map((r) => {
     const p = prog.get(r.seat) || {};
     const seat = vw.seats[r.seat] || {};
-    const state = vw.status === 'finished' ? t('race.finished') : p.done ? t('race.holeDone', { score: num(p.score ?? 0) }) : t('race.playing', { n: num(p.cardsLeft ?? 0) });
+    // How far a seat has got is on its board (the progress rows do not
+    // repeat it): the player's own, or the other seats' settled boards.
+    const counts = (r.seat === you ? vw.board : minis.get(r.seat)) || {};
+    const doing = vw.status === 'finished' ? t('race.finished') : p.done ? t('race.holeDone', { score: num(p.score ?? 0) }) : t('race.playing', { n: num(counts.cardsLeft ?? 0) });
     const mini = minis.get(r.seat);
-    const li = h('li', { class: 'racer' + (r.seat === state.you ? ' me' : '') + (p.done ? ' done' : ''), 'data-seat': r.seat, 'data-testid': 'race-' + r.seat },
+    const li = h('li', { class: 'racer' + (r.seat === you ? ' me' : '') + (p.done ? ' done' : ''), 'data-seat': r.seat, 'data-testid': 'race-' + r.seat },
       h('div', { class: 'racer-head' },
         h('span', { class: 'place' }, r.placeText),
-        h('strong', { class: 'name' }, r.name, r.seat === state.you ? h('span', { class: 'sr-only' }, ' (' + t('room.you') + ')') : null),
+        h('strong', { class: 'name' }, r.name, r.seat === you ? h('span', { class: 'sr-only' }, ' (' + t('room.you') + ')') : null),
         h('span', { class: 'topar ' + parClass(r.toPar), 'data-testid': 'race-topar-' + r.seat }, r.toParText)),
       h('div', { class: 'racer-facts' },
         h('span', {}, t('race.strokes', { n: num(r.total) })), ' · ',
         h('span', {}, t('race.thru', { n: num(r.thru) })), ' · ',
-        h('span', { class: 'state', 'data-testid': 'race-state-' + r.seat }, state),
+        h('span', { class: 'state', 'data-testid': 'race-state-' + r.seat }, doing),
         seat.away ? h('span', { class: 'tag' }, t('room.away')) : null, heldTag(r, 'race-held-' + r.seat)),
       mini ? h('div', { class: 'mini', 'data-testid': 'mini-' + r.seat },
         mini.wait ? h('p', { class: 'wait', 'data-testid': 'wait-' + r.seat }, waitText(mini.wait, vw)) : null,
@@ -908,7 +912,7 @@ function renderBoards(vw) {
 function waitText(w, vw) {
   if (w.seat < 0) return t(vw.tournament ? 'wait.tournament' : 'wait.noStock');
   if (w.seat === state.you) return t('wait.you', { n: num(w.card) });
-  return t('wait.turn', { who: w.name || vw.seats[w.seat]?.name || '?', n: num(w.card) });
+  return t('wait.turn', { who: vw.seats[w.seat]?.name || '?', n: num(w.card) });
 }
 
 function renderScores(vw) {

@@ -10,7 +10,7 @@ import { openSocket } from './socket.js';
 import { replayPlayer } from './replay.js';
 import { store } from './store.js';
 import { heldTag } from './held.js';
-import { matchText } from './words.js';
+import { matchText, knockoutResult } from './words.js';
 
 // What the browser keeps of a tournament: its entry and host tokens.
 const entry = {
@@ -225,7 +225,7 @@ function tournamentPage(root) {
       h('h3', {}, i === n - 1 ? t('tour.final.round') : t('tour.round', { n: i + 1 })),
       h('ul', {}, ...round.map((m) => h('li', { 'data-testid': 'match' },
         `${m.a || t('tour.tbd')} – ${m.b || (i === 0 ? t('tour.bye') : t('tour.tbd'))}` +
-        (m.decided ? ` · ${m.winner} (${m.result})` : m.live ? ` · ${liveText(m)}` : m.status ? ` · ${m.status}` : '')))),
+        (m.decided ? ` · ${m.winner} (${knockoutResult(m.result)})` : m.live ? ` · ${liveText(m)}` : m.status ? ` · ${m.status}` : '')))),
     )));
   }
 

@@ -37,3 +37,14 @@ export function matchText(st) {
   const text = m.thru === 0 ? t('match.square') : m.up === 0 ? t('match.squareThru', { n: num(m.thru) }) : t('match.up', { who: name(m.leader), up: num(m.up), n: num(m.thru) });
   return m.dormie ? t('match.dormie', { text }) : text;
 }
+
+// knockoutResult is a decided knockout match's result in words: the
+// bracket's result field is the server's fixed form ("3 & 2", "1 UP",
+// "bye"), worded here in the page's language.
+export function knockoutResult(result) {
+  let m;
+  if ((m = /^(\d+) & (\d+)$/.exec(result || ''))) return t('match.resultAnd', { up: num(Number(m[1])), left: num(Number(m[2])) });
+  if ((m = /^(\d+) UP$/.exec(result || ''))) return t('match.resultUp', { up: num(Number(m[1])) });
+  if (result === 'bye') return t('tour.bye');
+  return result || '';
+}

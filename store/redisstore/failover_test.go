@@ -81,9 +81,10 @@ func TestSentinelFailover(t *testing.T) {
 	rooms := []string{"SE01", "SE02", "SE03", "SE04"}
 	failover(t, failoverCase{
 		client: client, prefix: "golftest:failover:", rooms: rooms, onVictim: rooms,
-		what:     fmt.Sprintf("Sentinel master on port %d", s.Master),
-		kill:     func() { s.Kill(s.Master) },
-		promoted: func() bool { return s.MasterPort() != s.Master },
+		what: fmt.Sprintf("Sentinel master on port %d", s.Master),
+		kill: func() { s.Kill(s.Master) },
+		// Every Sentinel, not only the first to answer: see Promoted.
+		promoted: func() bool { return s.Promoted(s.Master) },
 		// A supervisor restarts the old master as a replica of the new
 		// one (the Sentinels would convert it too, but only after their
 		// next INFO round, up to 10 s).

@@ -113,6 +113,27 @@ func (s *Sentinels) MasterPort() int {
 	return 0
 }
 
+// Promoted says whether every Sentinel names a master other than old.
+// The old master is restarted only once they all agree: in a CI failure
+// the client was still told the old address by some Sentinels a few
+// seconds after the failover (it switched back and forth between the two
+// nodes), and in a failure caught here both nodes had become replicas of
+// each other, so that every write stopped.
+func (s *Sentinels) Promoted(old int) bool {
+	s.t.Helper()
+	for _, p := range s.SentinelPorts {
+		c := redis.NewSentinelClient(&redis.Options{Addr: addr(p)})
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		a, err := c.GetMasterAddrByName(ctx, SentinelMaster).Result()
+		cancel()
+		c.Close()
+		if err != nil || len(a) != 2 || a[1] == strconv.Itoa(old) {
+			return false
+		}
+	}
+	return true
+}
+
 // WaitSynced waits until the master (as the Sentinels see it) has a
 // replica in sync, so that WAIT 1 is answered.
 func (s *Sentinels) WaitSynced(within time.Duration) { s.waitSynced(s.MasterPort(), within) }

@@ -17,7 +17,9 @@ func TestReadyWithinOption(t *testing.T) {
 	ctx := testCtx(t)
 	st := memstore.New(memstore.Options{})
 	t.Cleanup(func() { st.Close() })
-	ts, api := newTestServer(t, st, func(o *server.Options) { o.ReadyWithin = 300 * time.Millisecond })
+	// Long enough for Ana to dial and say ready on a loaded machine (at
+	// 300 ms her own seat was once given up first), short enough to wait.
+	ts, api := newTestServer(t, st, func(o *server.Options) { o.ReadyWithin = 2 * time.Second })
 	g1, err := api.CreateRoom(ctx, map[string]any{"game": "golf", "holes": 1, "seats": 3, "format": "stroke", "public": true}, "Ana")
 	if err != nil {
 		t.Fatal(err)

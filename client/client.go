@@ -81,6 +81,7 @@ type Conn struct {
 	// snapshot has been asked for, until a whole view comes.
 	raw       []byte
 	rawV      int64
+	views     viewDecoder // used by the reader only
 	resyncing bool
 	resyncs   atomic.Int64
 	version   int64
@@ -229,13 +230,49 @@ func (c *Conn) read(ctx context.Context) (protocol.ServerMessage, []byte, error)
 	}
 	if len(f.View) > 0 && !bytes.Equal(f.View, []byte("null")) {
 		var v match.View
-		if err := json.Unmarshal(f.View, &v); err != nil {
+		if err := c.views.decode(f.View, &v); err != nil {
 			return m, nil, fmt.Errorf("client: bad view from server: %w", err)
 		}
 		m.View = &v
 		return m, f.View, nil
 	}
 	return m, nil, nil
+}
+
+// viewDecoder decodes views, keeping the settings of the last one: they
+// rarely change within a room, and their strict parser (unknown fields
+// refused, the variant rebuilt and validated) was the costliest part of
+// decoding a view, which the client does for every frame. Only the
+// connection's reader (and Dial before it starts) uses it. Views decoded
+// with the same settings share their Settings value.
+type viewDecoder struct {
+	raw      []byte // the settings as last sent
+	settings match.Settings
+}
+
+// viewWire is a view with its settings left as sent.
+type viewWire struct {
+	match.View
+	Settings json.RawMessage `json:"settings"`
+}
+
+func (d *viewDecoder) decode(b []byte, v *match.View) error {
+	var w viewWire
+	if err := json.Unmarshal(b, &w); err != nil {
+		return err
+	}
+	if d.raw == nil || !bytes.Equal(w.Settings, d.raw) {
+		var s match.Settings
+		if len(w.Settings) > 0 {
+			if err := json.Unmarshal(w.Settings, &s); err != nil {
+				return err
+			}
+		}
+		d.raw, d.settings = w.Settings, s
+	}
+	*v = w.View
+	v.Settings = d.settings
+	return nil
 }
 
 // patched fills in m.View from m.Patch when it applies to the view held;
@@ -250,7 +287,7 @@ func (c *Conn) patched(m *protocol.ServerMessage) bool {
 		return false
 	}
 	var v match.View
-	if err := json.Unmarshal(b, &v); err != nil {
+	if err := c.views.decode(b, &v); err != nil {
 		return false
 	}
 	m.View, c.raw, c.rawV = &v, b, v.V

@@ -263,6 +263,19 @@ func TestPlayScreen(t *testing.T) {
 			}
 			viewShot(t, ctx, "03-hole-summary")
 			axeCheck(t, ctx, "hole summary "+sc.name)
+			if !sc.phone {
+				// With the pointer over Continue (a primary button): its
+				// white text keeps a dark background (the pale hover of
+				// other buttons used to win, and axe failed in CI when the
+				// last click left the pointer there).
+				cb := box(t, ctx, `#summary-close`)
+				do(t, ctx, "hover Continue", chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, (cb.Left+cb.Right)/2, (cb.Top+cb.Bottom)/2))
+				waitJS(t, ctx, "Continue is hovered", `document.getElementById('summary-close').matches(':hover')`)
+				if bg := eval[string](t, ctx, `getComputedStyle(document.getElementById('summary-close')).backgroundColor`); bg == "rgb(230, 241, 234)" {
+					t.Errorf("the hovered Continue button's background is %s, under white text", bg)
+				}
+				axeCheck(t, ctx, "hole summary, Continue hovered "+sc.name)
+			}
 
 			// Hole 2, then the round's result over the board.
 			playHole(t, ctx, "the player", false, nil)

@@ -18,6 +18,8 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"golfsolitaire/accounts"
+	"golfsolitaire/client"
+	"golfsolitaire/protocol"
 	"golfsolitaire/server"
 	"golfsolitaire/store/memstore"
 	"golfsolitaire/web"
@@ -361,14 +363,26 @@ const readBoard = `(() => {
 // number, Space); otherwise it clicks. after is called after each move.
 func playHole(t *testing.T, ctx context.Context, who string, keys bool, after func(n int)) {
 	t.Helper()
+	if !playMoves(t, ctx, who, keys, 200, after) {
+		t.Fatalf("%s: the hole did not end", who)
+	}
+}
+
+// playMoves is playHole for at most max moves; it reports whether the
+// hole is over.
+func playMoves(t *testing.T, ctx context.Context, who string, keys bool, max int, after func(n int)) bool {
+	t.Helper()
 	hole := 0
-	for n := 0; n < 200; n++ {
+	for n := 0; ; n++ {
 		s := eval[boardState](t, ctx, readBoard)
 		if hole == 0 {
 			hole = s.Hole
 		}
 		if s.Done || s.Status != "playing" || s.Hole != hole {
-			return // the hole is over (the next may have started)
+			return true // the hole is over (the next may have started)
+		}
+		if n == max {
+			return false
 		}
 		if s.Summary {
 			clickJS(t, ctx, who+" closes the hole summary", `[data-testid=summary-close]`)
@@ -395,7 +409,26 @@ func playHole(t *testing.T, ctx context.Context, who string, keys bool, after fu
 			after(n)
 		}
 	}
-	t.Fatalf("%s: the hole did not end", who)
+}
+
+// playSome plays a few moves of the player's current hole as playHole
+// does (keys or clicks), then stands in the page (the Stand button and its
+// dialog) unless the hole is over by then: for holes whose every move no
+// check is about (playing whole holes by click is TestPlayScreen's,
+// TestPhonePractice's and TestTournamentInTheBrowser's).
+func playSome(t *testing.T, ctx context.Context, who string, keys bool, moves int, after func(n int)) {
+	t.Helper()
+	if playMoves(t, ctx, who, keys, moves, after) {
+		return
+	}
+	hole := eval[int](t, ctx, `Number(document.getElementById('room').dataset.hole)`)
+	clickJS(t, ctx, who+" stands", `[data-testid=stand]`)
+	over := fmt.Sprintf(`(() => { const r = document.getElementById('room'); return r.dataset.board === 'done' || r.dataset.status !== 'playing' || Number(r.dataset.hole) !== %d; })()`, hole)
+	waitJS(t, ctx, who+"'s stand dialog opens or the hole is over", `document.getElementById('stand-dialog').open || `+over)
+	if eval[bool](t, ctx, `document.getElementById('stand-dialog').open`) {
+		clickJS(t, ctx, who+" confirms", `[data-testid=stand-confirm]`)
+	}
+	waitJS(t, ctx, who+"'s hole is over", over)
 }
 
 // void drops an action's value.
@@ -468,6 +501,61 @@ func practiceRoom(t *testing.T, ctx context.Context, base, settings string) {
 		t.Fatalf("creating a practice room: %v", err)
 	}
 	waitJS(t, ctx, "the practice hole starts", `document.getElementById('room')?.dataset.status === 'playing' && !document.getElementById('play').hidden`)
+}
+
+// newRoomInPage creates a room through the API from the page (the seat
+// token lands in this browser's storage, as the lobby keeps it) without
+// opening it; it returns the room's code and the seat token.
+func newRoomInPage(t *testing.T, ctx context.Context, settings string) (code, token string) {
+	t.Helper()
+	g := evalAsync[protocol.SeatGrant](t, ctx, `fetch('/api/rooms', {method: 'POST', headers: {'Content-Type': 'application/json'}, body: JSON.stringify({name: 'Tester', settings: `+settings+`})})
+		.then((r) => r.json()).then((g) => {
+			if (!g.token) throw new Error(JSON.stringify(g));
+			localStorage.setItem('golf.seat.' + g.code, JSON.stringify({token: g.token, seat: g.seat}));
+			return g;
+		})`)
+	return g.Code, g.Token
+}
+
+// playByAPI plays moves for a seat through the Go WebSocket client, not
+// the page: for the moves of a hole whose clicks no check is about (the
+// click path is played out elsewhere), which cost a browser a redraw and
+// several DevTools round trips each. With start it first starts the round
+// (host only). Call it while no page holds the seat, or reload the page
+// after: a page continues above the seat's last sequence number only when
+// it (re)connects.
+func playByAPI(t *testing.T, base, code, token string, start bool, hole int, moves []string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	var c *client.Conn
+	for i, n := 0, 0; i < len(moves) || start; n++ {
+		// A connection may send 40 messages at once (server.Options's
+		// PlayerRate): a new one every 30 keeps under it without waiting.
+		if n%30 == 0 {
+			if c != nil {
+				c.CloseNow()
+			}
+			var err error
+			if c, err = client.Dial(ctx, base, &client.Options{Room: code, Token: token}); err != nil {
+				t.Fatalf("dialling room %s: %v", code, err)
+			}
+		}
+		if start {
+			if err := c.Start(ctx); err != nil {
+				t.Fatalf("starting room %s: %v", code, err)
+			}
+			start = false
+			continue
+		}
+		if _, err := c.Move(ctx, hole, moves[i]); err != nil {
+			t.Fatalf("move %d (%s) by the API: %v", i+1, moves[i], err)
+		}
+		i++
+	}
+	if c != nil {
+		c.CloseNow()
+	}
 }
 
 // jsString quotes s as a JavaScript string literal.

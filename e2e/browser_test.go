@@ -94,7 +94,8 @@ func newServer(t *testing.T) *httptest.Server {
 // shared by all: starting a browser per test cost a second or more of both
 // cores each. Tests stay apart all the same: every player is a tab in its
 // own browser context (newPlayer), with its own cookies, storage and cache,
-// closed with the test; and every test has its own server (its own origin).
+// emptied at the end of the test before another test gets it; and every
+// test has its own server (its own origin).
 var shared struct {
 	mu     sync.Mutex
 	ctx    context.Context // the browser's first tab; done when the browser is gone

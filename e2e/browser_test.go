@@ -249,9 +249,10 @@ func doNotReuse(ctx context.Context) {
 }
 
 // resetPlayer empties a tab for another test: it leaves the page (its
-// socket and timers go), clears the cookies of its browser context and the
-// storage of the origin it was on (localStorage, sessionStorage,
-// IndexedDB, caches: another test server could get the same port), and
+// socket and timers go), clears the cookies and the HTTP cache of its
+// browser context and the storage of the origin it was on (localStorage,
+// sessionStorage, IndexedDB, caches: another test server could get the
+// same port), and
 // drops the emulated viewport, touch and media. It reports whether all
 // went well.
 func resetPlayer(p *player) bool {
@@ -273,6 +274,9 @@ func resetPlayer(p *player) bool {
 				}
 			}
 			if _, err := cdp.Call(ctx, t, network.ClearBrowserCookies, cdp.Empty{}); err != nil {
+				return err
+			}
+			if _, err := cdp.Call(ctx, t, network.ClearBrowserCache, cdp.Empty{}); err != nil {
 				return err
 			}
 			if _, err := cdp.Call(ctx, t, emulation.ClearDeviceMetricsOverride, cdp.Empty{}); err != nil {

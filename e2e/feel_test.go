@@ -150,7 +150,7 @@ func TestPlayScreen(t *testing.T) {
 			if s := eval[boardState](t, ctx, readBoard); len(s.Playable) > 0 || !s.CanTurn {
 				t.Fatalf("deal 7 should start with the stock as the only move: %+v", s)
 			}
-			if !eval[bool](t, ctx, `document.querySelector('#my-board .stock').classList.contains('only-move') && document.querySelector('#my-board .stock .card').getAnimations().some(a => a.playState === 'running')`) {
+			if !eval[bool](t, ctx, `document.querySelector('#my-board .stock').classList.contains('only-move') && document.querySelector('#my-board .stock .card').getAnimations({subtree: true}).some(a => a.playState === 'running')`) {
 				t.Error("the stock does not pulse when it is the only move")
 			}
 			if sc.phone {

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"log/slog"
+	"math"
 	"runtime"
 	"slices"
 	"strconv"
@@ -58,6 +59,10 @@ type simResult struct {
 	Segments int     `json:"segments"`
 	Least    int     `json:"least"`
 	Expected float64 `json:"expected"`
+	// Peaks are each round's peak score (sim.Round.Peak, nats, two
+	// decimals), in the order the rounds finished: the flag rate under any
+	// other bar is the share of peaks at or above it.
+	Peaks []float64 `json:"peaks"`
 }
 
 // simCost is the detector's measured work.
@@ -116,6 +121,7 @@ func runFairplaySimulate(ctx context.Context, args []string, e env) error {
 	type done struct {
 		p         int
 		flaggedAt int
+		peak      float64
 		ev        fairplay.Evidence
 		cost      simCost
 		err       error
@@ -145,7 +151,7 @@ func runFairplaySimulate(ctx context.Context, args []string, e env) error {
 				}
 				seed := golf.Seed(sha256.Sum256(fmt.Appendf(nil, "golf-fairplay-sim:%d", *first+j.r)))
 				res, err := sim.PlayRound(players[j.p], v, seed, *holes, analyse)
-				out <- done{p: j.p, flaggedAt: res.FlaggedAt, ev: res.Evidence, cost: c, err: err}
+				out <- done{p: j.p, flaggedAt: res.FlaggedAt, peak: res.Peak, ev: res.Evidence, cost: c, err: err}
 			}
 		})
 	}
@@ -168,6 +174,7 @@ func runFairplaySimulate(ctx context.Context, args []string, e env) error {
 	flaggedAt := make([][]int, len(players))
 	count := make([]int, len(players))
 	segs, least, expected := make([]int, len(players)), make([]int, len(players)), make([]float64, len(players))
+	peaks := make([][]float64, len(players))
 	var cost simCost
 	var firstErr error
 	stopped := false
@@ -193,6 +200,7 @@ func runFairplaySimulate(ctx context.Context, args []string, e env) error {
 		segs[d.p] += d.ev.Segments
 		least[d.p] += d.ev.Least
 		expected[d.p] += d.ev.Expected
+		peaks[d.p] = append(peaks[d.p], math.Round(d.peak*100)/100)
 		if d.flaggedAt > 0 {
 			flaggedAt[d.p] = append(flaggedAt[d.p], d.flaggedAt)
 		}
@@ -214,7 +222,10 @@ func runFairplaySimulate(ctx context.Context, args []string, e env) error {
 	res := simOutput{Game: v.Game, Holes: *holes, Config: cfg, Cost: cost, Seconds: time.Since(t0).Seconds(), Results: []simResult{}}
 	for i, p := range players {
 		r := simResult{Bot: p.Name(), KnowsStock: p.KnowsStock, Rounds: count[i], Flagged: len(flaggedAt[i]),
-			Segments: segs[i], Least: least[i], Expected: expected[i]}
+			Segments: segs[i], Least: least[i], Expected: expected[i], Peaks: peaks[i]}
+		if r.Peaks == nil {
+			r.Peaks = []float64{}
+		}
 		if r.Rounds > 0 {
 			r.FlagRate = float64(r.Flagged) / float64(r.Rounds)
 		}

@@ -65,6 +65,21 @@ func TestFairplaySimulateJSON(t *testing.T) {
 		if f, rate := r["flagged"].(float64), r["flagRate"].(float64); rate != f/2 {
 			t.Errorf("result %d: flagRate %g for %g flagged of 2", i, rate, f)
 		}
+		// One peak a round; a round is flagged exactly when its peak
+		// reaches the default rule's bar.
+		peaks, _ := r["peaks"].([]any)
+		if len(peaks) != 2 {
+			t.Errorf("result %d: peaks %v, want one a round", i, r["peaks"])
+		}
+		over := 0.0
+		for _, p := range peaks {
+			if p.(float64) >= -mathLog(fairplay.DefaultRule.Alpha)-0.005 {
+				over++
+			}
+		}
+		if over != r["flagged"].(float64) {
+			t.Errorf("result %d: %g peaks at the bar, %v flagged", i, over, r["flagged"])
+		}
 	}
 }
 

@@ -138,6 +138,7 @@ func TestPasskeyAndChallenge(t *testing.T) {
 	base := strings.Replace(ts.URL, "127.0.0.1", "localhost", 1)
 	browser := newBrowser(t)
 	ana := newPlayer(t, browser)
+	doNotReuse(ana) // its virtual authenticator stays with the tab
 	// The authenticator belongs to the tab: open it first.
 	do(t, ana, "the tab opens", chromedp.Navigate(base+"/?lang=en"))
 	tctx, cancel := context.WithTimeout(ana, 15*time.Second)

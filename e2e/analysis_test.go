@@ -12,7 +12,7 @@ import (
 // TestPracticeHintAndBot: in practice the deal's difficulty shows, the
 // Hint button (and the H key) suggests a legal move, and after the hole the
 // end of round says the best possible score and steps through the best
-// line. Then the host of a match room adds a greedy bot in the waiting
+// line (the player clicks a few moves and stands). Then the host of a match room adds a greedy bot in the waiting
 // room, starts, and plays the match against it to the end; the bot is
 // marked as a bot and the scorecard has the best possible row.
 func TestPracticeHintAndBot(t *testing.T) {
@@ -35,7 +35,7 @@ func TestPracticeHintAndBot(t *testing.T) {
 	do(t, ctx, "press H", chromedp.KeyEvent("h"))
 	waitJS(t, ctx, "a hint shows again", `!!document.querySelector('[data-testid=hint-text]').dataset.move || document.querySelector('[data-testid=hint]').hidden`)
 	shot(t, ctx, "01-practice-hint")
-	playHole(t, ctx, "the player", false, nil)
+	playSome(t, ctx, "the player", false, 4, nil)
 	waitJS(t, ctx, "the round ends", `document.getElementById('room').dataset.status === 'finished'`)
 	waitJS(t, ctx, "the best possible score shows", `document.querySelector('[data-testid=best-summary]').textContent.includes('Best possible')`)
 	// The deal's difficulty, once its hole is over (it would tell what the

@@ -47,16 +47,21 @@ func needAxe(t *testing.T) {
 	}
 }
 
+// cspCheck fails if the page's Content-Security-Policy refused anything
+// (an inline style or script): recordCSPViolations keeps what it refused.
+func cspCheck(t *testing.T, ctx context.Context, page string) {
+	t.Helper()
+	if csp := eval[[]string](t, ctx, `window.__csp || []`); len(csp) > 0 {
+		t.Errorf("%s: the Content-Security-Policy refused: %v", page, csp)
+	}
+}
+
 // axeCheck runs axe-core on the page as it is and fails on serious or
 // critical violations (WCAG 2.1 A and AA and axe's best practices).
 // Without axe-core it says so in the log (needAxe skips whole tests).
 func axeCheck(t *testing.T, ctx context.Context, page string) {
 	t.Helper()
-	// Nothing on the page was refused by its Content-Security-Policy (no
-	// inline style or script).
-	if csp := eval[[]string](t, ctx, `window.__csp || []`); len(csp) > 0 {
-		t.Errorf("%s: the Content-Security-Policy refused: %v", page, csp)
-	}
+	cspCheck(t, ctx, page)
 	src, err := loadAxe()
 	if err != nil {
 		if os.Getenv("CI") != "" {

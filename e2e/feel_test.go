@@ -277,8 +277,9 @@ func TestPlayScreen(t *testing.T) {
 				axeCheck(t, ctx, "hole summary, Continue hovered "+sc.name)
 			}
 
-			// Hole 2, then the round's result over the board.
-			playHole(t, ctx, "the player", false, nil)
+			// Hole 2 (a few moves, then Stand: hole 1 was clicked through),
+			// then the round's result over the board.
+			playSome(t, ctx, "the player", false, 3, nil)
 			waitJS(t, ctx, "the round ends", `document.getElementById('room').dataset.status === 'finished' && !document.getElementById('end').hidden`)
 			inView(t, ctx, "the round's result", `#end .moment-card`)
 			if got := eval[string](t, ctx, `document.getElementById('result').textContent`); got == "" {

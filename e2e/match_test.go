@@ -11,7 +11,10 @@ import (
 
 // TestMatchThroughTheLobby: Ana creates a one-hole match in the lobby, Bo
 // joins by code, a spectator watches; Ana plays with the keyboard, Bo with
-// clicks and reloads mid-hole; everyone sees the standings at the end.
+// clicks and reloads mid-hole, each a few moves before standing (three
+// pages redraw every move; whole holes are played in TestPlayScreen and,
+// by keys, in TestPracticeHintAndBot); everyone sees the standings at the
+// end.
 func TestMatchThroughTheLobby(t *testing.T) {
 	t.Parallel()
 	ts := newServer(t)
@@ -71,13 +74,13 @@ func TestMatchThroughTheLobby(t *testing.T) {
 	// between his press and its release would lose the click (it did, in
 	// CI, with a bot moving).
 	eval[bool](t, bo, `(window.boBoard = document.querySelector('#my-board .board'), true)`)
-	playHole(t, ana, "Ana", true, nil)
+	playSome(t, ana, "Ana", true, 8, nil)
 	waitJS(t, bo, "Bo sees Ana's moves", `Number(document.getElementById('room').dataset.v) >= `+eval[string](t, ana, `document.getElementById('room').dataset.v`))
 	if !eval[bool](t, bo, `document.querySelector('#my-board .board') === window.boBoard`) {
 		t.Error("Ana's moves redrew Bo's board")
 	}
 	reloaded := false
-	playHole(t, bo, "Bo", false, func(n int) {
+	playSome(t, bo, "Bo", false, 8, func(n int) {
 		if n == 3 && !reloaded {
 			reloaded = true
 			do(t, bo, "Bo reloads", chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS(`[data-testid=play]`)))

@@ -29,10 +29,12 @@ func postJSON(t *testing.T, url string, body, out any) {
 }
 
 // TestTournamentInTheBrowser: a player enters a stroke-play tournament on
-// its page, plays hole 1 in their tournament room by clicking, and a
-// second browser watching the tournament page sees the leaderboard update
-// live; the list page shows the tournament as live.
+// its page, plays hole 1 in their tournament room by clicking (a few
+// moves, then Stand), and a second browser watching the tournament page
+// sees the leaderboard update live; the list page shows the tournament as
+// live.
 func TestTournamentInTheBrowser(t *testing.T) {
+	t.Parallel()
 	ts := newServer(t)
 	browser := newBrowser(t)
 	var grant struct {
@@ -63,8 +65,9 @@ func TestTournamentInTheBrowser(t *testing.T) {
 	axeCheck(t, ana, "tournament hole")
 	boardFits(t, ana, "a tournament hole")
 
-	// Play hole 1 by clicking; the leaderboard then has its result.
-	playHole(t, ana, "Ana", false, nil)
+	// Play hole 1 by clicking (a few moves, then Stand); the leaderboard
+	// then has its result.
+	playSome(t, ana, "Ana", false, 4, nil)
 
 	waitJS(t, watcher, "the watcher's leaderboard shows Ana thru 1",
 		`[...document.querySelectorAll('[data-testid=lb-row]')].some(r => r.children[1].textContent === 'Ana' && r.children[3].textContent === '1')`)

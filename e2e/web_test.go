@@ -124,7 +124,10 @@ func clearingDeal(t *testing.T, settings string) (int, []string) {
 // TestHoleOutCelebration: holing out (clearing the tableau) at phone size
 // (English) and on a desktop (Spanish) says so over the board with a burst
 // of suits; with prefers-reduced-motion the words come without the burst
-// and without any animation running.
+// and without any animation running. The clearing line is played through
+// the API up to its last move, which the player clicks in the page (the
+// celebration follows the event of that move): clicking a whole hole is
+// played out elsewhere (TestPlayScreen, TestPhonePractice).
 func TestHoleOutCelebration(t *testing.T) {
 	t.Parallel()
 	const settings = `{"game": "golf", "options": {"undo": true}, "holes": 1, "format": "stroke", "seats": 1, "public": false, "spectators": false, "deal": %d}`
@@ -139,15 +142,16 @@ func TestHoleOutCelebration(t *testing.T) {
 		sc.lang = map[bool]string{true: "en", false: "es"}[sc.phone]
 		ctx := newPlayer(t, browser)
 		do(t, ctx, sc.name, reducedMotion(reduce), sc.emulate(), chromedp.Navigate(ts.URL+"/?lang="+sc.lang), chromedp.WaitReady(chromedp.CSS(`#quickmatch`)))
-		practiceRoom(t, ctx, ts.URL, fmt.Sprintf(settings, n))
+		code, token := newRoomInPage(t, ctx, fmt.Sprintf(settings, n))
+		playByAPI(t, ts.URL, code, token, true, 1, line[:len(line)-1])
+		do(t, ctx, "open the room", chromedp.Navigate(ts.URL+"/r/"+code+"?lang="+sc.lang))
+		waitJS(t, ctx, "the hole is one move from holing out", `document.getElementById('room')?.dataset.status === 'playing' && !document.getElementById('play').hidden && document.querySelector('#my-board [data-testid=cards-left]')?.textContent === '1'`)
 		eval[bool](t, ctx, `(() => { window.__holed = null; new MutationObserver(() => { const el = document.getElementById('toast'); if (!el.hidden && el.dataset.kind === 'holed' && !window.__holed) { const r = el.getBoundingClientRect(); window.__holed = { text: el.querySelector('.toast-text')?.textContent || '', burst: el.querySelectorAll('.spark').length, moving: document.getAnimations().length, inView: r.width > 0 && r.left >= 0 && r.top >= 0 && r.right <= document.documentElement.clientWidth && r.bottom <= innerHeight }; } }).observe(document.getElementById('toast'), { attributes: true, childList: true, subtree: true }); return true })()`)
-		for i, mv := range line {
-			v := eval[int](t, ctx, `Number(document.getElementById('room').dataset.v)`)
-			// The page takes one move at a time: the last one's ack first.
-			waitJS(t, ctx, fmt.Sprintf("move %d (%s) can be made", i+1, mv), fmt.Sprintf(`(() => { const b = document.querySelector('#my-board [data-move="%s"]'); return document.getElementById('room').dataset.pending !== 'true' && !!b && !b.disabled && b.getAttribute('aria-disabled') !== 'true' })()`, mv))
-			clickJS(t, ctx, "move "+mv, fmt.Sprintf(`#my-board [data-move="%s"]`, mv))
-			waitJS(t, ctx, "the move lands", fmt.Sprintf(`Number(document.getElementById('room').dataset.v) > %d`, v))
-		}
+		mv := line[len(line)-1]
+		v := eval[int](t, ctx, `Number(document.getElementById('room').dataset.v)`)
+		waitJS(t, ctx, fmt.Sprintf("the last move (%s) can be made", mv), fmt.Sprintf(`(() => { const b = document.querySelector('#my-board [data-move="%s"]'); return document.getElementById('room').dataset.pending !== 'true' && !!b && !b.disabled && b.getAttribute('aria-disabled') !== 'true' })()`, mv))
+		clickJS(t, ctx, "move "+mv, fmt.Sprintf(`#my-board [data-move="%s"]`, mv))
+		waitJS(t, ctx, "the move lands", fmt.Sprintf(`Number(document.getElementById('room').dataset.v) > %d`, v))
 		waitJS(t, ctx, "the celebration shows", `!!window.__holed`)
 		type holed struct {
 			Text   string `json:"text"`

@@ -47,7 +47,12 @@ type Round struct {
 	// FlaggedAt is the 1-based hole after which the player was first
 	// flagged, 0 if never.
 	FlaggedAt int
-	Evidence  fairplay.Evidence
+	// Peak is the highest score (log likelihood ratio, in nats) the
+	// evidence reached after any hole with at least the default rule's
+	// MinSegments informative segments: the round would be flagged by any
+	// bar up to it (0 if it never had that many segments).
+	Peak     float64
+	Evidence fairplay.Evidence
 	// Analysis is the work of the detector: holes analysed, solves, nodes.
 	Solves int
 	Nodes  int64
@@ -84,6 +89,9 @@ func PlayRound(p Player, v golf.Variant, round golf.Seed, holes int, analyse Ana
 		out.Solves += a.Solves
 		out.Nodes += a.Nodes
 		out.Evidence.Add(a)
+		if out.Evidence.Segments >= fairplay.DefaultRule.MinSegments {
+			out.Peak = max(out.Peak, out.Evidence.Score())
+		}
 		if out.FlaggedAt == 0 && out.Evidence.Flagged() {
 			out.FlaggedAt = h
 		}

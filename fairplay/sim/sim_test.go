@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"math"
 	"testing"
 
 	"golfsolitaire/fairplay"
@@ -48,5 +49,33 @@ func TestPlayRound(t *testing.T) {
 	}
 	if r.Holes != 2 || r.Evidence.Holes != 2 || r.Solves == 0 {
 		t.Fatalf("round %+v", r)
+	}
+}
+
+// TestPlayRoundPeak: a round's peak is the highest score its evidence
+// reached once it had the rule's segments, so the round is flagged
+// exactly when the peak reaches the bar: a player who always knows the
+// stock is flagged and peaks at or past both the bar and its final
+// score; a random player is not flagged and peaks under the bar.
+func TestPlayRoundPeak(t *testing.T) {
+	t.Parallel()
+	cfg := With(fairplay.Config{Samples: 4, Nodes: 4000})
+	bar := -math.Log(fairplay.DefaultRule.Alpha)
+	r, err := PlayRound(Player{Kind: Clairvoyant, KnowsStock: 1}, golf.DefaultVariant(), golf.NumberedSeed(3), 10, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.FlaggedAt == 0 || r.Peak < bar || r.Peak < r.Evidence.Score() {
+		t.Fatalf("always-clairvoyant round: flagged at %d, peak %.2f, final score %.2f, bar %.2f", r.FlaggedAt, r.Peak, r.Evidence.Score(), bar)
+	}
+	h, err := PlayRound(Player{Kind: "random"}, golf.DefaultVariant(), golf.NumberedSeed(3), 4, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h.FlaggedAt != 0 || h.Peak >= bar {
+		t.Fatalf("random round: flagged at %d, peak %.2f", h.FlaggedAt, h.Peak)
+	}
+	if h.Evidence.Segments >= fairplay.DefaultRule.MinSegments && h.Peak < h.Evidence.Score() {
+		t.Fatalf("random round: peak %.2f under its final score %.2f", h.Peak, h.Evidence.Score())
 	}
 }

@@ -101,13 +101,11 @@ func TestHints(t *testing.T) {
 		if v.Board.Done || v.Status != match.Playing {
 			break
 		}
-		start := time.Now()
+		// How long a hint takes is not asserted: on a loaded machine a
+		// hint waits for the solver pool's one worker.
 		hint, err := c.Hint(ctx, 1)
 		if err != nil {
 			t.Fatalf("hint: %v", err)
-		}
-		if d := time.Since(start); d > 5*time.Second {
-			t.Errorf("a hint took %v", d)
 		}
 		if hint == "" {
 			break

@@ -207,9 +207,11 @@ func TestRatedTournamentHeld(t *testing.T) {
 	if err := e.api.HostTournament(ctx, host.ID, "start", host.HostToken); err != nil {
 		t.Fatal(err)
 	}
+	// Quick holes (what is played does not matter here): Ana stands at
+	// once, Bo turns his stock first.
 	for h := 1; h <= 9; h++ {
-		playEntrantHole(t, ctx, e.ts, e.api, host.ID, host.Token, h)
-		playEntrantHole(t, ctx, e.ts, e.api, host.ID, gb.Token, h)
+		playEntrantHoleStyle(t, ctx, e.ts, e.api, host.ID, host.Token, h, playStand)
+		playEntrantHoleStyle(t, ctx, e.ts, e.api, host.ID, gb.Token, h, playStock)
 	}
 	// Closed by the last hole of the last entrant, or by the host.
 	if err := e.api.HostTournament(ctx, host.ID, "close", host.HostToken); err != nil && !strings.Contains(err.Error(), "no_change") {
@@ -261,7 +263,11 @@ func newHeldFixture(t *testing.T, ctx context.Context) heldFixture {
 	fx := heldFixture{acct: inmem.New(), fp: fairplay.NewMemoryStore(), flagged: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
 	fx.e = newEnv(t, withAccounts(fx.acct), func(o *server.Options) {
 		o.Fairplay = &server.Fairplay{Store: fx.fp, ModeratorToken: "mod-secret",
-			Config: &fairplay.Config{Samples: 4, Nodes: 1000, MaxSolves: 300}}
+			// The holds come from flags the tests set: the analysis
+			// only has to run and count each hole (a rated tournament
+			// analyses eighteen). MaxSolves truncates it early: less
+			// evidence, never a flag of its own.
+			Config: &fairplay.Config{Samples: 4, Nodes: 1000, MaxSolves: 100}}
 	})
 	fx.ana, fx.bo = newBrowser(t, fx.e.ts), newBrowser(t, fx.e.ts)
 	fx.ana.signup("Ana", "correct horse")

@@ -756,7 +756,9 @@ func TestHonestClientUnderAttack(t *testing.T) {
 	}
 	var lat []time.Duration
 	stalls := 0 // moves unanswered within 10 s (see the report: also on main)
-	for began := time.Now(); len(lat) < 300 && stalls < 3 && time.Since(began) < 30*time.Second; {
+	// 100 moves under attack: enough for the report's percentiles; the
+	// attackers burn the CPU for as long as the honest player plays.
+	for began := time.Now(); len(lat) < 100 && stalls < 3 && time.Since(began) < 30*time.Second; {
 		v, err := c.WaitView(ctx, func(v *match.View) bool {
 			return v.Status == match.Finished || (v.Board != nil && !v.Board.Done)
 		})

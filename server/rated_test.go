@@ -416,9 +416,11 @@ func TestRatedTournament(t *testing.T) {
 	if err := e.api.HostTournament(ctx, host.ID, "start", host.HostToken); err != nil {
 		t.Fatal(err)
 	}
+	// Quick holes: Ana stands at once, Bo turns his stock first (the
+	// places and ratings follow whatever the scores are).
 	for h := 1; h <= 9; h++ {
-		playEntrantHole(t, ctx, e.ts, e.api, host.ID, host.Token, h)
-		playEntrantHole(t, ctx, e.ts, e.api, host.ID, gb.Token, h)
+		playEntrantHoleStyle(t, ctx, e.ts, e.api, host.ID, host.Token, h, playStand)
+		playEntrantHoleStyle(t, ctx, e.ts, e.api, host.ID, gb.Token, h, playStock)
 	}
 	playEntrantHole(t, ctx, e.ts, e.api, host.ID, gc.Token, 1)
 	// Not closed yet (Cy has holes to play): nobody is rated.

@@ -103,6 +103,12 @@ func loadTournament(t *testing.T, st store.Store, id string) *tourney.Tournament
 // playEntrantHole has an entrant play hole h in their tournament room.
 func playEntrantHole(t *testing.T, ctx context.Context, base string, api *client.API, id, token string, h int) (room string, last time.Time) {
 	t.Helper()
+	return playEntrantHoleStyle(t, ctx, base, api, id, token, h, playFirst)
+}
+
+// playEntrantHoleStyle is playEntrantHole playing in the style.
+func playEntrantHoleStyle(t *testing.T, ctx context.Context, base string, api *client.API, id, token string, h int, style playStyle) (room string, last time.Time) {
+	t.Helper()
 	g, err := api.PlayTournament(ctx, id, token)
 	if err != nil {
 		t.Fatalf("play: %v", err)
@@ -113,7 +119,7 @@ func playEntrantHole(t *testing.T, ctx context.Context, base string, api *client
 		for range c.Updates() {
 		}
 	}()
-	playHole(t, ctx, c, h)
+	playHoleStyle(t, ctx, c, h, style)
 	return g.Room, time.Now()
 }
 
@@ -638,7 +644,19 @@ func playKnockout(t *testing.T, ctx context.Context, base string, api *client.AP
 					if err != nil || v.Status == match.Finished {
 						break
 					}
-					playHoleLast(t, ctx, c, h, i%2 == 1)
+					// In a match the second seat stands at once
+					// and loses every hole (the first seat plays
+					// cards), so a match is decided after five
+					// holes, one command a hole on its side,
+					// instead of going to sudden death (two
+					// players of one style halve every hole).
+					// Qualifying holes alternate first and last
+					// cards among entrants.
+					style := map[bool]playStyle{false: playFirst, true: playLast}[i%2 == 1]
+					if v.Settings.Format == match.Matchplay {
+						style = map[bool]playStyle{false: playFirst, true: playStand}[v.You == 1]
+					}
+					playHoleStyle(t, ctx, c, h, style)
 				}
 				c.CloseNow()
 			}
@@ -787,8 +805,41 @@ func TestTournamentKnockoutHidden(t *testing.T) {
 // hole.
 func playHoleLast(t *testing.T, ctx context.Context, c *client.Conn, h int, last bool) {
 	t.Helper()
-	if !last {
+	playHoleStyle(t, ctx, c, h, map[bool]playStyle{false: playFirst, true: playLast}[last])
+}
+
+// playStyle is how playHoleStyle picks its moves.
+type playStyle int
+
+const (
+	playFirst playStyle = iota // the first playable card (playHole)
+	playLast                   // the last playable card
+	playStock                  // playStockFirst: few moves, a poor score
+	playStand                  // stands at once: one command, the worst score
+)
+
+// playHoleStyle plays hole h in the style until it is over.
+func playHoleStyle(t *testing.T, ctx context.Context, c *client.Conn, h int, style playStyle) {
+	t.Helper()
+	switch style {
+	case playFirst:
 		playHole(t, ctx, c, h)
+		return
+	case playStock:
+		playStockFirst(t, ctx, c, h)
+		return
+	case playStand:
+		v, err := c.WaitView(ctx, func(v *match.View) bool { return v.Board != nil && v.Board.Hole >= h })
+		if err != nil {
+			t.Errorf("waiting for hole %d: %v", h, err)
+			return
+		}
+		if v.Board.Hole > h || v.Board.Done || v.Status != match.Playing {
+			return
+		}
+		if err := c.Stand(ctx, h); err != nil && !client.IsCode(err, protocol.ErrCodeHoleDone) && !client.IsCode(err, protocol.ErrCodeWrongHole) {
+			t.Errorf("stand: %v", err)
+		}
 		return
 	}
 	for {

@@ -1,6 +1,7 @@
 package server_test
 
 import (
+	"context"
 	"encoding/json"
 	"io"
 	"log/slog"
@@ -162,7 +163,10 @@ func TestBots(t *testing.T) {
 		t.Run(level, func(t *testing.T) {
 			t.Parallel()
 			e := newEnv(t, func(o *server.Options) { o.BotThink = time.Millisecond })
-			ctx := testCtx(t)
+			// The search bot's moves are solver work under -race: two
+			// holes of it once took more than testCtx's 30 s under load.
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+			defer cancel()
 			grants := e.create(t, ctx, map[string]any{"format": "match", "holes": 2, "public": false}, "Ana")
 			code := grants[0].Code
 			_, _, err := e.api.AddBot(ctx, code, "not-the-host", level)

@@ -258,7 +258,7 @@ func (m *runningMonitor) close() {
 }
 
 // TestBotLeaseOneRunner: of two instances sweeping every 20 ms with a lease
-// of 1.5 s, only the one holding the lease runs the bot. When A can no
+// of 3 s, only the one holding the lease runs the bot. When A can no
 // longer renew it (its leases cut off), A stops its bot before the lease
 // lapses and B takes over only after; once A's leases work again, A does
 // not take the bot back. The bot, taken over mid-hole without its lease
@@ -268,8 +268,9 @@ func TestBotLeaseOneRunner(t *testing.T) {
 	eachBackend(t, func(t *testing.T, cl *cluster) {
 		ctx := testCtx(t)
 		// Generous enough that a loaded CI box (the whole suite under
-		// -race) never stalls a renewal for half of it.
-		const lease = 1500 * time.Millisecond
+		// -race) never stalls a renewal for half of it (1.5 s was not,
+		// at a load average of 15).
+		const lease = 3 * time.Second
 		opts := func(o *server.Options) {
 			o.BotThink = 40 * time.Millisecond
 			o.BotLease = lease

@@ -29,6 +29,10 @@ type sender struct {
 	code   websocket.StatusCode
 	reason string
 	flush  bool
+	// dead: the peer is gone (no pong, a write that timed out), so the
+	// connection is dropped without the close handshake, which would wait
+	// seconds for a close frame that never comes.
+	dead bool
 	// done is closed once the writer has stopped and the socket is closed.
 	done chan struct{}
 }
@@ -56,14 +60,20 @@ func (s *sender) enqueue(msg []byte) {
 }
 
 // close sends what is queued (within one write timeout), then closes.
-func (s *sender) close(code websocket.StatusCode, reason string) { s.shut(code, reason, true) }
+func (s *sender) close(code websocket.StatusCode, reason string) { s.shut(code, reason, true, false) }
 
 // closeNow closes without sending what is queued.
-func (s *sender) closeNow(code websocket.StatusCode, reason string) { s.shut(code, reason, false) }
+func (s *sender) closeNow(code websocket.StatusCode, reason string) {
+	s.shut(code, reason, false, false)
+}
 
-func (s *sender) shut(code websocket.StatusCode, reason string, flush bool) {
+// drop drops the connection of a peer that is gone, without a close
+// handshake.
+func (s *sender) drop() { s.shut(websocket.StatusGoingAway, "", false, true) }
+
+func (s *sender) shut(code websocket.StatusCode, reason string, flush, dead bool) {
 	s.closeOnce.Do(func() {
-		s.code, s.reason, s.flush = code, reason, flush
+		s.code, s.reason, s.flush, s.dead = code, reason, flush, dead
 		close(s.closed)
 	})
 }
@@ -76,9 +86,13 @@ func (s *sender) run() {
 		select {
 		case msg := <-s.queue:
 			if !s.write(msg, s.timeout) {
-				s.closeNow(websocket.StatusGoingAway, "write failed")
+				s.drop()
 			}
 		case <-s.closed:
+			if s.dead {
+				s.ws.CloseNow()
+				return
+			}
 			if s.flush {
 				deadline := time.Now().Add(s.timeout)
 			drain:
@@ -125,7 +139,7 @@ func (s *Server) pinger(ctx context.Context, out *sender) {
 		if err != nil {
 			if ctx.Err() == nil {
 				s.metrics.pingClosed.Inc()
-				out.closeNow(websocket.StatusGoingAway, "no pong")
+				out.drop()
 			}
 			return
 		}

@@ -1,6 +1,8 @@
 package server_test
 
 import (
+	"flag"
+	"runtime"
 	"testing"
 
 	"go.uber.org/goleak"
@@ -10,6 +12,16 @@ import (
 // goroutine the server starts (hub loops, sockets, bots, tasks) is owned
 // by the Server and stopped by Close.
 func TestMain(m *testing.M) {
+	// Most of these tests wait on sockets, timers and other goroutines
+	// rather than compute (a whole run is about 110 s of CPU for 240 s of
+	// wall time on two cores at the default -parallel, GOMAXPROCS): run
+	// four at once unless -parallel was given.
+	flag.Parse()
+	explicit := false
+	flag.Visit(func(f *flag.Flag) { explicit = explicit || f.Name == "test.parallel" })
+	if !explicit && runtime.GOMAXPROCS(0) < 4 {
+		_ = flag.Set("test.parallel", "4")
+	}
 	goleak.VerifyTestMain(m,
 		// scs.New always makes a default in-memory session store whose
 		// cleanup goroutine nothing can stop; the server replaces that

@@ -12,9 +12,10 @@ import (
 // TestPracticeHintAndBot: in practice the deal's difficulty shows, the
 // Hint button (and the H key) suggests a legal move, and after the hole the
 // end of round says the best possible score and steps through the best
-// line (the player clicks a few moves and stands). Then the host of a match room adds a greedy bot in the waiting
-// room, starts, and plays the match against it to the end; the bot is
-// marked as a bot and the scorecard has the best possible row.
+// line (the player clicks a few moves and stands). Then the host of a
+// match room adds a greedy bot in the waiting room, starts, and plays the
+// match against it to the end; the bot is marked as a bot and the
+// scorecard has the best possible row.
 func TestPracticeHintAndBot(t *testing.T) {
 	t.Parallel()
 	ts := newServer(t)

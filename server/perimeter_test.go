@@ -434,6 +434,18 @@ func TestPingClosesDeadSockets(t *testing.T) {
 		waitFor(t, 10*time.Second, "the silent socket to be closed", func() bool {
 			return e.metric(t, "golf_ping_closed_total") == "1" && e.room(t, g[1].Code).Seats[1].Away
 		})
+		// Dropped, not closed with a handshake: the server sent no close
+		// frame (docs/protocol.md), so it never waited for one.
+		for {
+			_, _, err := ws.Read(ctx)
+			if err == nil {
+				continue // what was sent before the drop
+			}
+			if code := websocket.CloseStatus(err); code != -1 {
+				t.Errorf("the silent socket got a close frame (%d, %v), want the connection dropped", code, err)
+			}
+			break
+		}
 	})
 	t.Run("reading", func(t *testing.T) {
 		t.Parallel()

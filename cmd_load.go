@@ -25,6 +25,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"golfsolitaire/limit"
 	"golfsolitaire/load"
 	"golfsolitaire/server"
 )
@@ -282,10 +283,10 @@ func startLoadServer(ctx context.Context, c loadConfig, e env) (*loadServer, err
 	// limits are lifted too (every client has this process's address),
 	// but for an attacker mix, which gives each client an address of its
 	// own in a header the server then trusts, and measures the defaults.
-	unlimited := server.Rate{PerSecond: 1e6, Burst: 1e6}
-	limits := server.NoLimits()
+	unlimited := limit.Rate{PerSecond: 1e6, Burst: 1e6}
+	limits := limit.NoLimits()
 	if c.attackers > 0 {
-		limits = server.Limits{TrustedHeader: attackHeader}
+		limits = limit.Limits{TrustedHeader: attackHeader}
 	}
 	srv, err := server.New(server.Options{
 		Store: st, Logger: slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),

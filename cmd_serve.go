@@ -21,6 +21,7 @@ import (
 	"golfsolitaire/accounts/inmem"
 	"golfsolitaire/accounts/postgres"
 	"golfsolitaire/accounts/redissession"
+	"golfsolitaire/limit"
 	"golfsolitaire/match"
 	"golfsolitaire/server"
 	"golfsolitaire/store"
@@ -77,13 +78,13 @@ var limitFlags = []struct{ name, env, def, what string }{
 }
 
 // serverLimits reads the limit flags.
-func (c serveConfig) serverLimits() (server.Limits, error) {
-	l := server.Limits{TrustedHeader: c.trustedHeader, SocketsPerClient: c.socketsPerClient,
+func (c serveConfig) serverLimits() (limit.Limits, error) {
+	l := limit.Limits{TrustedHeader: c.trustedHeader, SocketsPerClient: c.socketsPerClient,
 		SpectatorsPerRoom: c.spectators, Connections: c.maxConns}
-	dst := map[string]*server.Rate{"limit-rooms": &l.Rooms, "limit-joins": &l.Joins, "limit-quickmatch": &l.QuickMatch,
+	dst := map[string]*limit.Rate{"limit-rooms": &l.Rooms, "limit-joins": &l.Joins, "limit-quickmatch": &l.QuickMatch,
 		"limit-tournaments": &l.Tournaments, "limit-entries": &l.Entries, "limit-bots": &l.Bots, "limit-hints": &l.Hints, "limit-starts": &l.Starts}
 	for name, v := range c.limits {
-		r, err := server.ParseRate(*v)
+		r, err := limit.ParseRate(*v)
 		if err != nil {
 			return l, fmt.Errorf("--%s: %v", name, err)
 		}
@@ -91,7 +92,7 @@ func (c serveConfig) serverLimits() (server.Limits, error) {
 	}
 	for _, p := range []*int{&l.SocketsPerClient, &l.SpectatorsPerRoom, &l.Connections} {
 		if *p == 0 {
-			*p = server.Unlimited // 0 in a flag means no cap
+			*p = limit.Unlimited // 0 in a flag means no cap
 		}
 	}
 	return l, nil
@@ -366,7 +367,7 @@ func openStore(ctx context.Context, c serveConfig) (store.Store, string, func(),
 
 // openLimiter returns the shared (Redis) rate limiter and socket counter
 // when Redis is configured, or nils: the server's own, in memory.
-func openLimiter(ctx context.Context, c serveConfig) (server.Limiter, server.SocketCounter, func(), error) {
+func openLimiter(ctx context.Context, c serveConfig) (limit.Limiter, limit.SocketCounter, func(), error) {
 	if c.redisURL == "" && c.redisAddrs == "" {
 		return nil, nil, func() {}, nil
 	}
@@ -378,7 +379,7 @@ func openLimiter(ctx context.Context, c serveConfig) (server.Limiter, server.Soc
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	return server.NewRedisLimiter(client, c.redisPrefix), server.NewRedisSockets(client, c.redisPrefix, 0), func() { client.Close() }, nil
+	return redisstore.NewLimiter(client, c.redisPrefix), redisstore.NewSockets(client, c.redisPrefix, 0), func() { client.Close() }, nil
 }
 
 // redisConfig builds the client configuration: a single node from

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"golfsolitaire/client"
-	"golfsolitaire/server"
+	"golfsolitaire/limit"
 	"golfsolitaire/store/redisstore"
 	"golfsolitaire/store/redisstore/redistest"
 )
@@ -132,8 +132,8 @@ func TestServerLimits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if l.Rooms != (server.Rate{PerSecond: 20.0 / 60, Burst: 20}) || l.Hints.PerSecond != server.Unlimited ||
-		l.SocketsPerClient != 32 || l.SpectatorsPerRoom != server.Unlimited || l.Connections != 100 {
+	if l.Rooms != (limit.Rate{PerSecond: 20.0 / 60, Burst: 20}) || l.Hints.PerSecond != limit.Unlimited ||
+		l.SocketsPerClient != 32 || l.SpectatorsPerRoom != limit.Unlimited || l.Connections != 100 {
 		t.Errorf("limits %+v", l)
 	}
 	c.limits["limit-bots"] = str("lots")

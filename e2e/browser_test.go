@@ -22,6 +22,7 @@ import (
 
 	"golfsolitaire/accounts"
 	"golfsolitaire/client"
+	"golfsolitaire/limit"
 	"golfsolitaire/protocol"
 	"golfsolitaire/server"
 	"golfsolitaire/store/memstore"
@@ -72,7 +73,7 @@ func newServer(t *testing.T) *httptest.Server {
 		Store:          st,
 		Pages:          web.New(web.Options{Exists: web.StoreExists(st)}),
 		QuickMatchWait: 2 * time.Second,
-		Limits:         server.NoLimits(), // every browser comes from 127.0.0.1
+		Limits:         limit.NoLimits(), // every browser comes from 127.0.0.1
 		// Bots think briefly: the tests wait on them.
 		BotThink: 10 * time.Millisecond,
 		// argon2id's cheapest costs: every server computes a dummy hash,

@@ -17,6 +17,7 @@ import (
 	"golfsolitaire/accounts/inmem"
 	"golfsolitaire/client"
 	"golfsolitaire/fairplay"
+	"golfsolitaire/limit"
 	"golfsolitaire/protocol"
 	"golfsolitaire/server"
 	"golfsolitaire/store/memstore"
@@ -62,7 +63,7 @@ func TestHeldMarkInTheBrowser(t *testing.T) {
 		Pages:          web.New(web.Options{Players: acct}),
 		Accounts:       acct,
 		PasswordParams: accounts.Params{Time: 1, Memory: 64, Threads: 1, SaltLen: 16, KeyLen: 32},
-		Limits:         server.NoLimits(),
+		Limits:         limit.NoLimits(),
 		Fairplay:       &server.Fairplay{Store: fp, Config: &fairplay.Config{Samples: 2, Nodes: 500, MaxSolves: 50}},
 	})
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 
 	"golfsolitaire/accounts"
 	"golfsolitaire/fairplay"
+	"golfsolitaire/limit"
 	"golfsolitaire/server"
 	"golfsolitaire/store/memstore"
 	"golfsolitaire/web"
@@ -29,7 +30,7 @@ func TestModeratorPage(t *testing.T) {
 	st := memstore.New(memstore.Options{})
 	srv, err := server.New(server.Options{
 		Store: st, Pages: web.New(web.Options{Exists: web.StoreExists(st)}),
-		Limits: server.NoLimits(), Fairplay: &server.Fairplay{Store: fp, ModeratorToken: "moderator-token"},
+		Limits: limit.NoLimits(), Fairplay: &server.Fairplay{Store: fp, ModeratorToken: "moderator-token"},
 		PasswordParams: accounts.Params{Time: 1, Memory: 64, Threads: 1, SaltLen: 16, KeyLen: 32},
 	})
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"golfsolitaire/limit"
 	"golfsolitaire/server"
 	"golfsolitaire/store/memstore"
 )
@@ -20,13 +21,13 @@ import (
 // (its own address: the setup of its targets, from other addresses, is
 // not charged to it).
 func TestAttackAddresses(t *testing.T) {
-	one := server.Rate{PerSecond: 1.0 / 3600, Burst: 1}
+	one := limit.Rate{PerSecond: 1.0 / 3600, Burst: 1}
 	st := memstore.New(memstore.Options{})
 	defer st.Close()
-	lim := server.NoLimits()
+	lim := limit.NoLimits()
 	lim.TrustedHeader, lim.Rooms, lim.Joins, lim.SocketsPerClient = "X-Forwarded-For", one, one, 1
 	srv, err := server.New(server.Options{Store: st, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Limits: lim,
-		PlayerRate: server.Rate{PerSecond: 1e6, Burst: 1e6}})
+		PlayerRate: limit.Rate{PerSecond: 1e6, Burst: 1e6}})
 	if err != nil {
 		t.Fatal(err)
 	}

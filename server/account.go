@@ -19,6 +19,7 @@ import (
 	"golfsolitaire/accounts"
 	"golfsolitaire/accounts/inmem"
 	"golfsolitaire/golf"
+	"golfsolitaire/limit"
 	"golfsolitaire/match"
 	"golfsolitaire/protocol"
 	"golfsolitaire/ratings"
@@ -44,7 +45,7 @@ type accountState struct {
 	sessions *scs.SessionManager
 	// loginRate is the login limit (Options.LoginRate, per client and
 	// per name), taken through the server's Limiter.
-	loginRate Rate
+	loginRate limit.Rate
 	// hashing admits at most two argon2id computations at once: each
 	// takes 64 MiB, so a burst of logins cannot exhaust memory.
 	hashing chan struct{}
@@ -90,7 +91,7 @@ func (s *Server) initAccounts() error {
 	a.sessions = sm
 	lr := s.opts.LoginRate
 	if lr.PerSecond <= 0 {
-		lr = Rate{PerSecond: 1.0 / 12, Burst: 5}
+		lr = limit.Rate{PerSecond: 1.0 / 12, Burst: 5}
 	}
 	a.loginRate = lr
 	a.hashing = make(chan struct{}, 2)

@@ -14,6 +14,7 @@ import (
 
 	"golfsolitaire/accounts"
 	"golfsolitaire/accounts/inmem"
+	"golfsolitaire/limit"
 	"golfsolitaire/protocol"
 	"golfsolitaire/server"
 	"golfsolitaire/store/redisstore"
@@ -254,7 +255,7 @@ func TestCrossOriginRefused(t *testing.T) {
 // right and wrong passwords alike, with Retry-After.
 func TestLoginRateLimited(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, withAccounts(inmem.New()), func(o *server.Options) { o.LoginRate = server.Rate{PerSecond: 0.001, Burst: 3} })
+	e := newEnv(t, withAccounts(inmem.New()), func(o *server.Options) { o.LoginRate = limit.Rate{PerSecond: 0.001, Burst: 3} })
 	newBrowser(t, e.ts).signup("Ana", "correct horse")
 	b := newBrowser(t, e.ts)
 	for i := range 3 {
@@ -297,7 +298,7 @@ func TestLoginLimitKeyedLikeTheRest(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, withAccounts(inmem.New()), func(o *server.Options) {
 		o.Limits.TrustedHeader = "X-Forwarded-For"
-		o.LoginRate = server.Rate{PerSecond: 0.001, Burst: 2}
+		o.LoginRate = limit.Rate{PerSecond: 0.001, Burst: 2}
 	})
 	newBrowser(t, e.ts).do("POST", "/api/account/signup", protocol.AccountRequest{Name: "Ana", Password: "correct horse"}, nil, "X-Forwarded-For", "198.51.100.1")
 	newBrowser(t, e.ts).do("POST", "/api/account/signup", protocol.AccountRequest{Name: "Bob", Password: "battery staple"}, nil, "X-Forwarded-For", "198.51.100.2")
@@ -331,8 +332,8 @@ func TestLoginLimitAcrossInstances(t *testing.T) {
 	var urls []string
 	for range 2 {
 		e := newEnv(t, withAccounts(st), func(o *server.Options) {
-			o.LoginRate = server.Rate{PerSecond: 0.001, Burst: 3}
-			o.Limiter = server.NewRedisLimiter(rdb, r.prefix)
+			o.LoginRate = limit.Rate{PerSecond: 0.001, Burst: 3}
+			o.Limiter = redisstore.NewLimiter(rdb, r.prefix)
 		})
 		urls = append(urls, e.ts)
 	}
@@ -358,9 +359,9 @@ func TestLoginLimitAcrossInstances(t *testing.T) {
 func TestLimitByAccount(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, withAccounts(inmem.New()), func(o *server.Options) {
-		o.Limits = server.NoLimits()
+		o.Limits = limit.NoLimits()
 		o.Limits.TrustedHeader = "X-Forwarded-For"
-		o.Limits.Rooms = server.Rate{PerSecond: 1.0 / 600, Burst: 2}
+		o.Limits.Rooms = limit.Rate{PerSecond: 1.0 / 600, Burst: 2}
 	})
 	create := map[string]any{"settings": map[string]any{"seats": 2, "holes": 9}}
 	ana := newBrowser(t, e.ts)

@@ -319,7 +319,7 @@ func (c *conn) command(ctx context.Context, h *hub, seat int, data []byte) {
 
 // allow takes a token of the client's bucket, or answers the command with
 // rate_limited (the socket stays open).
-func (c *conn) allow(seq int64, l limit) bool {
+func (c *conn) allow(seq int64, l action) bool {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
 	ok, retry := c.s.take(ctx, c.client, l)

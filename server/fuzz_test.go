@@ -13,6 +13,7 @@ import (
 
 	"golfsolitaire/client"
 	"golfsolitaire/golf"
+	"golfsolitaire/limit"
 	"golfsolitaire/match"
 	"golfsolitaire/protocol"
 	"golfsolitaire/server"
@@ -36,7 +37,7 @@ func FuzzClientMessage(f *testing.F) {
 	st := memstore.New(memstore.Options{})
 	srv, err := server.New(server.Options{SolveNodes: testSolveNodes, RateNodes: testRateNodes, PasswordParams: cheapPasswords,
 		Store: st, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
-		PlayerRate: server.Rate{PerSecond: 1e6, Burst: 1e6}, Limits: server.NoLimits(),
+		PlayerRate: limit.Rate{PerSecond: 1e6, Burst: 1e6}, Limits: limit.NoLimits(),
 	})
 	if err != nil {
 		f.Fatal(err)

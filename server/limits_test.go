@@ -17,6 +17,7 @@ import (
 	"github.com/coder/websocket"
 
 	"golfsolitaire/client"
+	"golfsolitaire/limit"
 	"golfsolitaire/match"
 	"golfsolitaire/protocol"
 	"golfsolitaire/server"
@@ -30,8 +31,8 @@ func TestFlood(t *testing.T) {
 	t.Parallel()
 	ctx := testCtx(t)
 	e := newEnv(t, func(o *server.Options) {
-		o.PlayerRate = server.Rate{PerSecond: 1, Burst: 5}
-		o.SpectatorRate = server.Rate{PerSecond: 1, Burst: 3}
+		o.PlayerRate = limit.Rate{PerSecond: 1, Burst: 5}
+		o.SpectatorRate = limit.Rate{PerSecond: 1, Burst: 3}
 	})
 	g := e.create(t, ctx, stroke(2, 1, nil), "Ana", "Bo")
 	for _, tc := range []struct {
@@ -85,7 +86,7 @@ func TestSlowReader(t *testing.T) {
 	t.Cleanup(func() { st.Close() })
 	srv, err := server.New(server.Options{SolveNodes: testSolveNodes, RateNodes: testRateNodes, PasswordParams: cheapPasswords,
 		Store: st, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
-		PlayerRate: server.Rate{PerSecond: 1e6, Burst: 1e6}, SendBuffer: 16, Limits: server.NoLimits(),
+		PlayerRate: limit.Rate{PerSecond: 1e6, Burst: 1e6}, SendBuffer: 16, Limits: limit.NoLimits(),
 		// Long, so the queue fills (slow) before a write times out
 		// (which closes with 1001, not 1008).
 		WriteTimeout: 20 * time.Second,

@@ -17,6 +17,7 @@ import (
 	"github.com/go-webauthn/webauthn/protocol/webauthncose"
 
 	"golfsolitaire/accounts/inmem"
+	"golfsolitaire/limit"
 	"golfsolitaire/protocol"
 	"golfsolitaire/server"
 )
@@ -162,7 +163,7 @@ func localhost(base string) string { return strings.Replace(base, "127.0.0.1", "
 func TestPasskeys(t *testing.T) {
 	t.Parallel()
 	st := inmem.New()
-	e := newEnv(t, withAccounts(st), func(o *server.Options) { o.LoginRate = server.Rate{PerSecond: 100, Burst: 100} })
+	e := newEnv(t, withAccounts(st), func(o *server.Options) { o.LoginRate = limit.Rate{PerSecond: 100, Burst: 100} })
 	base := localhost(e.ts)
 	b := newBrowser(t, base)
 	auth := newAuthenticator(t, base)

@@ -25,6 +25,7 @@ import (
 	"github.com/coder/websocket"
 
 	"golfsolitaire/client"
+	"golfsolitaire/limit"
 	"golfsolitaire/match"
 	"golfsolitaire/protocol"
 	"golfsolitaire/server"
@@ -43,10 +44,10 @@ func from(ip string) *http.Client {
 }
 
 // limited returns a test server with the limits (others off).
-func limited(t *testing.T, mod func(*server.Limits), opts ...func(*server.Options)) *env {
+func limited(t *testing.T, mod func(*limit.Limits), opts ...func(*server.Options)) *env {
 	t.Helper()
 	return newEnv(t, append([]func(*server.Options){func(o *server.Options) {
-		o.Limits = server.NoLimits()
+		o.Limits = limit.NoLimits()
 		mod(&o.Limits)
 	}}, opts...)...)
 }
@@ -75,7 +76,7 @@ func TestRoomCreationFlood(t *testing.T) {
 	// A token every 12 minutes: however slowly a loaded machine sends the
 	// 200 requests, no token comes back during the test (at one a 12 s it
 	// once did, and a sixth room was created).
-	e := limited(t, func(l *server.Limits) { l.Rooms = server.Rate{PerSecond: 5.0 / 3600, Burst: 5} })
+	e := limited(t, func(l *limit.Limits) { l.Rooms = limit.Rate{PerSecond: 5.0 / 3600, Burst: 5} })
 	attacker := from("127.0.0.1")
 	created, refused := 0, 0
 	for range 200 {
@@ -118,8 +119,8 @@ func TestLimitsAcrossInstances(t *testing.T) {
 	t.Cleanup(func() { rdb.Close() })
 	var urls []string
 	for range 2 {
-		e := limited(t, func(l *server.Limits) { l.Rooms = server.Rate{PerSecond: 6.0 / 3600, Burst: 6} },
-			func(o *server.Options) { o.Limiter = server.NewRedisLimiter(rdb, r.prefix) })
+		e := limited(t, func(l *limit.Limits) { l.Rooms = limit.Rate{PerSecond: 6.0 / 3600, Burst: 6} },
+			func(o *server.Options) { o.Limiter = redisstore.NewLimiter(rdb, r.prefix) })
 		urls = append(urls, e.ts)
 	}
 	created := 0
@@ -142,8 +143,8 @@ func TestLimitsAcrossInstances(t *testing.T) {
 func TestEveryLimit(t *testing.T) {
 	t.Parallel()
 	ctx := testCtx(t)
-	two := server.Rate{PerSecond: 1.0 / 3600, Burst: 2}
-	e := limited(t, func(l *server.Limits) {
+	two := limit.Rate{PerSecond: 1.0 / 3600, Burst: 2}
+	e := limited(t, func(l *limit.Limits) {
 		l.Joins, l.QuickMatch, l.Tournaments, l.Entries, l.Bots, l.Hints, l.Starts = two, two, two, two, two, two, two
 	}, func(o *server.Options) { o.QuickMatchWait = 50 * time.Millisecond })
 	g := e.create(t, ctx, stroke(8, 1, map[string]any{"public": false}), "Host")
@@ -223,7 +224,7 @@ func TestSocketCaps(t *testing.T) {
 	t.Run("per client", func(t *testing.T) {
 		t.Parallel()
 		ctx := testCtx(t)
-		e := limited(t, func(l *server.Limits) { l.SocketsPerClient = 32 })
+		e := limited(t, func(l *limit.Limits) { l.SocketsPerClient = 32 })
 		g := e.create(t, ctx, stroke(2, 1, nil), "Ana")
 		var open, refused atomic.Int32
 		var wg sync.WaitGroup
@@ -271,7 +272,7 @@ func TestSocketCaps(t *testing.T) {
 	t.Run("spectators per room", func(t *testing.T) {
 		t.Parallel()
 		ctx := testCtx(t)
-		e := limited(t, func(l *server.Limits) { l.SpectatorsPerRoom = 20 })
+		e := limited(t, func(l *limit.Limits) { l.SpectatorsPerRoom = 20 })
 		g := e.create(t, ctx, stroke(2, 1, nil), "Ana", "Bo")
 		for i := range 25 {
 			c, err := client.Dial(ctx, e.ts, &client.Options{Room: g[0].Code})
@@ -292,7 +293,7 @@ func TestSocketCaps(t *testing.T) {
 	t.Run("per instance", func(t *testing.T) {
 		t.Parallel()
 		ctx := testCtx(t)
-		e := limited(t, func(l *server.Limits) { l.Connections = 5 })
+		e := limited(t, func(l *limit.Limits) { l.Connections = 5 })
 		g := e.create(t, ctx, stroke(2, 1, nil), "Ana")
 		for i := range 5 {
 			dial(t, ctx, e.ts, g[0].Code, "")
@@ -310,8 +311,8 @@ func TestSocketCaps(t *testing.T) {
 func serveReal(t *testing.T, mod func(*server.Options)) (string, *server.Server) {
 	t.Helper()
 	st := memstore.New(memstore.Options{})
-	opts := server.Options{Store: st, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Limits: server.NoLimits(),
-		PlayerRate: server.Rate{PerSecond: 2000, Burst: 2000},
+	opts := server.Options{Store: st, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Limits: limit.NoLimits(),
+		PlayerRate: limit.Rate{PerSecond: 2000, Burst: 2000},
 		SolveNodes: testSolveNodes, RateNodes: testRateNodes, PasswordParams: cheapPasswords}
 	mod(&opts)
 	s, err := server.New(opts)
@@ -722,7 +723,7 @@ func TestHonestClientUnderAttack(t *testing.T) {
 	t.Parallel()
 	ctx, cancelAll := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancelAll()
-	e := newEnv(t, func(o *server.Options) { o.Limits = server.Limits{} }) // the defaults
+	e := newEnv(t, func(o *server.Options) { o.Limits = limit.Limits{} }) // the defaults
 	honest := &client.API{BaseURL: e.ts, HTTPClient: from("127.0.0.2")}
 	g, err := honest.CreateRoom(ctx, stroke(1, 9, nil), "Honest")
 	if err != nil {
@@ -840,8 +841,8 @@ func TestSocketCapAcrossInstances(t *testing.T) {
 	var es []*env
 	var codes []string
 	for range 2 {
-		e := limited(t, func(l *server.Limits) { l.SocketsPerClient = 5 },
-			func(o *server.Options) { o.Sockets = server.NewRedisSockets(rdb, r.prefix, ttl) })
+		e := limited(t, func(l *limit.Limits) { l.SocketsPerClient = 5 },
+			func(o *server.Options) { o.Sockets = redisstore.NewSockets(rdb, r.prefix, ttl) })
 		es = append(es, e)
 		codes = append(codes, e.create(t, ctx, stroke(2, 1, nil), "Ana")[0].Code)
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/alicebob/miniredis/v2"
 
 	"golfsolitaire/client"
+	"golfsolitaire/limit"
 	"golfsolitaire/match"
 	"golfsolitaire/protocol"
 	"golfsolitaire/server"
@@ -213,9 +214,9 @@ func startInstance(t *testing.T, st store.Store, own bool, mod ...func(*server.O
 	in.url = "http://" + in.ts.Listener.Addr().String()
 	opts := server.Options{
 		Store: st, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), ResyncEvery: 200 * time.Millisecond,
-		PlayerRate: server.Rate{PerSecond: 2000, Burst: 2000},
+		PlayerRate: limit.Rate{PerSecond: 2000, Burst: 2000},
 		SolveNodes: testSolveNodes, RateNodes: testRateNodes,
-		Limits: server.NoLimits(), BotThink: testBotThink, PasswordParams: cheapPasswords,
+		Limits: limit.NoLimits(), BotThink: testBotThink, PasswordParams: cheapPasswords,
 	}
 	for _, f := range mod {
 		f(&opts)

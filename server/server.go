@@ -22,17 +22,12 @@ import (
 
 	"golfsolitaire/accounts"
 	"golfsolitaire/golf"
+	"golfsolitaire/limit"
 	"golfsolitaire/match"
 	"golfsolitaire/protocol"
 	"golfsolitaire/solverpool"
 	"golfsolitaire/store"
 )
-
-// Rate is a token-bucket rate limit.
-type Rate struct {
-	PerSecond float64
-	Burst     float64
-}
 
 // Options configure a Server. The zero value of each field means its
 // documented default.
@@ -63,7 +58,7 @@ type Options struct {
 	// PlayerRate and SpectatorRate limit messages per connection; default
 	// 10/s with bursts of 40 for players, 2/s with bursts of 10 for
 	// spectators. Flooding closes the socket with 1008.
-	PlayerRate, SpectatorRate Rate
+	PlayerRate, SpectatorRate limit.Rate
 	// FinishedTTL is how long a finished room is kept; default 24h.
 	FinishedTTL time.Duration
 	// ReadyWithin is how long a player who joins a public room has to say
@@ -136,21 +131,21 @@ type Options struct {
 	SecureCookies bool
 	// LoginRate limits login attempts per address and per name, and
 	// sign-ups per address; default 5 at once, then one per 12 s.
-	LoginRate Rate
+	LoginRate limit.Rate
 	// Fairplay turns on the background fair-play analysis of finished
 	// holes and GET /api/fairplay/flags (fairplay.go); nil: off.
 	Fairplay *Fairplay
 
 	// Limits are the per-client limits; zero fields mean their defaults
 	// (DefaultLimits), NoLimits turns them off.
-	Limits Limits
+	Limits limit.Limits
 	// Limiter keeps the token buckets; default: in memory, for this
-	// instance only (a RedisLimiter makes them hold across instances).
-	Limiter Limiter
+	// instance only (a redisstore.Limiter makes them hold across instances).
+	Limiter limit.Limiter
 	// Sockets counts each client's open WebSockets for
 	// Limits.SocketsPerClient; default: this instance's only (a
-	// RedisSockets makes the cap hold across instances).
-	Sockets SocketCounter
+	// redisstore.Sockets makes the cap hold across instances).
+	Sockets limit.SocketCounter
 	// HTTP are the timeouts of the http.Server HTTPServer returns.
 	HTTP HTTPTimeouts
 	// PingEvery is how often a WebSocket is pinged; a socket whose pong
@@ -213,7 +208,7 @@ type Server struct {
 	id     string
 	// limiter and localLimiter keep the per-client token buckets (limit.go);
 	// socks counts open WebSockets.
-	limiter, localLimiter Limiter
+	limiter, localLimiter limit.Limiter
 	socks                 sockets
 	bots                  struct {
 		mu      sync.Mutex
@@ -265,15 +260,15 @@ func New(opts Options) (*Server, error) {
 		opts.SendBuffer = 64
 	}
 	if opts.PlayerRate.PerSecond <= 0 {
-		opts.PlayerRate = Rate{PerSecond: 10, Burst: 40}
+		opts.PlayerRate = limit.Rate{PerSecond: 10, Burst: 40}
 	}
 	if opts.SpectatorRate.PerSecond <= 0 {
-		opts.SpectatorRate = Rate{PerSecond: 2, Burst: 10}
+		opts.SpectatorRate = limit.Rate{PerSecond: 2, Burst: 10}
 	}
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	opts.Limits = opts.Limits.withDefaults()
+	opts.Limits = opts.Limits.WithDefaults()
 	def(&opts.HTTP.ReadHeader, 5*time.Second)
 	def(&opts.HTTP.Read, 15*time.Second)
 	def(&opts.HTTP.Write, 30*time.Second)
@@ -295,7 +290,7 @@ func New(opts Options) (*Server, error) {
 	def(&s.opts.SeedPoolRetry, 10*time.Second)
 	s.newSolverParts()
 	crand.Read(s.secret[:])
-	s.localLimiter = NewMemoryLimiter(0)
+	s.localLimiter = limit.NewMemoryLimiter(0)
 	s.limiter = opts.Limiter
 	if s.limiter == nil {
 		s.limiter = s.localLimiter

@@ -11,6 +11,7 @@ import (
 
 	"golfsolitaire/client"
 	"golfsolitaire/golf"
+	"golfsolitaire/limit"
 	"golfsolitaire/match"
 	"golfsolitaire/protocol"
 	"golfsolitaire/server"
@@ -31,11 +32,11 @@ func newTestServer(t *testing.T, st store.Store, mod ...func(*server.Options)) (
 	// tests of the limit itself set their own.
 	opts := server.Options{
 		Store: st, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), ResyncEvery: 200 * time.Millisecond,
-		PlayerRate: server.Rate{PerSecond: 2000, Burst: 2000},
+		PlayerRate: limit.Rate{PerSecond: 2000, Burst: 2000},
 		SolveNodes: testSolveNodes, RateNodes: testRateNodes,
 		// Every test client comes from 127.0.0.1: the per-client limits
 		// are off but in the tests of them (perimeter_test.go).
-		Limits:   server.NoLimits(),
+		Limits:   limit.NoLimits(),
 		BotThink: testBotThink,
 		// argon2id at RFC 9106's 64 MiB, under -race, for the dummy hash
 		// every server computes: seconds a server (TestSignupUsesRFC9106

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"golfsolitaire/client"
+	"golfsolitaire/limit"
 	"golfsolitaire/match"
 	"golfsolitaire/protocol"
 	"golfsolitaire/server"
@@ -442,7 +443,7 @@ func TestTournamentRestart(t *testing.T) {
 			t.Fatal(err)
 		}
 		st := redisstore.New(rc, redisstore.Options{Prefix: r.prefix})
-		s, err := server.New(server.Options{SolveNodes: testSolveNodes, RateNodes: testRateNodes, PasswordParams: cheapPasswords, Store: st, ResyncEvery: 200 * time.Millisecond, PlayerRate: server.Rate{PerSecond: 2000, Burst: 2000}, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Limits: server.NoLimits()})
+		s, err := server.New(server.Options{SolveNodes: testSolveNodes, RateNodes: testRateNodes, PasswordParams: cheapPasswords, Store: st, ResyncEvery: 200 * time.Millisecond, PlayerRate: limit.Rate{PerSecond: 2000, Burst: 2000}, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Limits: limit.NoLimits()})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -18,6 +18,8 @@
 //	golf:{tournaments}:order, :data, :seq, :due, :expires   the tournament list, its clock's index and closing times
 //	golf:lease:<key>     string: the owner of the lease named key, expiring with it
 //	golf:pair:{key}      list: the quick-match queue named key
+//	golf:limit:<a>|<c>  string: a client's token bucket for an action (Limiter, GCRA), expiring once full again
+//	golf:socks:<client> sorted set: a client's open WebSockets (Sockets), scored by when each stops counting
 //
 // All keys of a room get the same time to live, refreshed by every Append.
 // The listing index shards golf:listings:{N} and the bots' due-time shards

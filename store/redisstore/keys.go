@@ -72,6 +72,14 @@ func (k keys) queue(key string) string { return k.prefix + "pair:{" + key + "}" 
 // topic is the pub/sub channel of Notify and Listen.
 func (k keys) topic(topic string) string { return k.prefix + "topic:" + topic }
 
+// bucket is a client's token bucket (Limiter), named by the action and the
+// client: "golf:limit:rooms|203.0.113.7".
+func (k keys) bucket(key string) string { return k.prefix + "limit:" + key }
+
+// sockets is the sorted set of a client's open WebSockets (Sockets):
+// "golf:socks:203.0.113.7".
+func (k keys) sockets(client string) string { return k.prefix + "socks:" + client }
+
 // roomKeys are the keys a room's scripts touch, in the order the scripts
 // expect them.
 func (k keys) roomKeys(room string) []string {

@@ -25,6 +25,7 @@ import (
 	"golfsolitaire/limit"
 	"golfsolitaire/match"
 	"golfsolitaire/protocol"
+	"golfsolitaire/seedpool"
 	"golfsolitaire/solverpool"
 	"golfsolitaire/store"
 )
@@ -198,7 +199,7 @@ type Server struct {
 	// seeds are the pools of pre-rated deals.
 	analyzer *match.Analyzer
 	solver   *solverpool.Pool
-	seeds    *seedPools
+	seeds    *seedpool.Pools
 	smetrics *solverMetrics
 
 	// secret seeds hints (analysis.go); id names this instance as the
@@ -532,7 +533,7 @@ func (s *Server) create(ctx context.Context, set match.Settings, name string) (p
 	if n := set.DealsNeeded(); n > 0 {
 		// The round's deals come from a seed pool: fill it while the
 		// players gather.
-		s.seeds.want(set, n)
+		s.seeds.Want(set, n)
 	}
 	grant := protocol.SeatGrant{Code: code, Seat: -1}
 	if name != "" {

@@ -2,20 +2,14 @@ package server
 
 import (
 	"context"
-	crand "crypto/rand"
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"strconv"
-	"strings"
-	"sync"
 	"time"
 
 	"golfsolitaire/bot"
 	"golfsolitaire/golf"
 	"golfsolitaire/match"
+	"golfsolitaire/seedpool"
 	"golfsolitaire/solverpool"
 	"golfsolitaire/store"
 	"golfsolitaire/tourney"
@@ -88,230 +82,6 @@ func (s *Server) Solve(ctx context.Context, client string, fn func()) error {
 	return s.solve(ctx, solverpool.Normal, client, fn)
 }
 
-// seedPools keeps the pools of pre-rated deals (store.SeedPools, in Redis
-// with the Redis store) and fills them in the background, one candidate
-// deal a low-priority solver job, for every pool a room has asked for.
-type seedPools struct {
-	s     *Server
-	store store.SeedPools
-	size  int
-	// an is the analyzer of the filler: its memo fills with candidates
-	// that are never played, so it is not the rooms' analyzer.
-	an *match.Analyzer
-
-	mu     sync.Mutex
-	wanted map[string]*wantedPool
-	kick   chan struct{}
-	ctx    context.Context
-	cancel context.CancelFunc
-	wg     sync.WaitGroup
-}
-
-// wantedPool is a pool the filler keeps topped up.
-type wantedPool struct {
-	set     match.Settings // the settings its deals are for (poolSettings)
-	target  int
-	filling int // entries being made now
-	asked   time.Time
-}
-
-// maxWantedPools bounds the pools one instance fills; past it the pool
-// asked for least recently is forgotten (its deals stay in the store).
-const maxWantedPools = 64
-
-// poolCheckEvery is how often the filler looks at the pools' lengths when
-// nothing has told it to (other instances pop from shared pools).
-const poolCheckEvery = 2 * time.Second
-
-func newSeedPools(s *Server, st store.SeedPools, size int) *seedPools {
-	ctx, cancel := context.WithCancel(context.Background())
-	solve, rate := s.analyzer.Budgets()
-	return &seedPools{s: s, store: st, size: size, an: match.NewAnalyzer(solve, rate),
-		wanted: map[string]*wantedPool{}, kick: make(chan struct{}, 1), ctx: ctx, cancel: cancel}
-}
-
-// poolSettings are the settings that decide a pool's deals: the game and
-// its options (undo aside), winnableOnly and the difficulty.
-func poolSettings(set match.Settings) match.Settings {
-	p := match.DefaultSettings()
-	p.Variant = set.Variant
-	p.Variant.Options.Undo = false
-	p.WinnableOnly, p.Difficulty = set.WinnableOnly || set.Difficulty > 0, set.Difficulty
-	p.SkipUnclearable = false
-	return p
-}
-
-// SeedPoolName is the name of the seed pool (store.SeedPools) holding
-// the deals of rounds with the settings' game, options, winnableOnly and
-// difficulty: the game, a hash of the variant and the level
-// ("all-in-a-row:1f0c…:d3", "golf:…:winnable").
-func SeedPoolName(set match.Settings) string { return poolName(set) }
-
-// SeedPoolEntry is how a pool stores a deal: its seed and its rating (0
-// for winnableOnly alone), "seed:rating".
-func SeedPoolEntry(seed golf.Seed, rating golf.Difficulty) string {
-	return seed.String() + ":" + strconv.Itoa(int(rating))
-}
-
-func poolName(set match.Settings) string {
-	p := poolSettings(set)
-	b, _ := json.Marshal(p.Variant)
-	h := sha256.Sum256(b)
-	level := "winnable"
-	if p.Difficulty > 0 {
-		level = "d" + strconv.Itoa(p.Difficulty)
-	}
-	return string(p.Variant.Game) + ":" + hex.EncodeToString(h[:8]) + ":" + level
-}
-
-// want makes sure the pool of the settings is filled, to at least n.
-func (p *seedPools) want(set match.Settings, n int) {
-	name := poolName(set)
-	p.mu.Lock()
-	w := p.wanted[name]
-	if w == nil {
-		if len(p.wanted) >= maxWantedPools {
-			var oldest string
-			for k, x := range p.wanted {
-				if oldest == "" || x.asked.Before(p.wanted[oldest].asked) {
-					oldest = k
-				}
-			}
-			delete(p.wanted, oldest)
-		}
-		w = &wantedPool{set: poolSettings(set), target: p.size}
-		p.wanted[name] = w
-	}
-	w.target = max(w.target, n)
-	w.asked = time.Now()
-	p.mu.Unlock()
-	select {
-	case p.kick <- struct{}{}:
-	default:
-	}
-}
-
-// pop takes the deals of a round of the settings from their pool, or
-// refuses with try_again when the pool holds too few (then it is being
-// filled).
-func (p *seedPools) pop(ctx context.Context, set match.Settings) ([]golf.Seed, error) {
-	n := set.DealsNeeded()
-	p.want(set, n)
-	entries, err := p.store.PopSeeds(ctx, poolName(set), n)
-	if errors.Is(err, store.ErrPoolShort) {
-		p.s.smetrics.poolEmpty.Inc()
-		return nil, &retryError{err: fmt.Errorf("%w (%d deals a round)", errNoDeals, n), after: p.s.opts.SeedPoolRetry}
-	}
-	if err != nil {
-		return nil, err
-	}
-	deals := make([]golf.Seed, len(entries))
-	for i, e := range entries {
-		seedHex, _, _ := strings.Cut(e, ":")
-		if deals[i], err = golf.ParseSeed(seedHex); err != nil {
-			return nil, fmt.Errorf("server: seed pool %s holds %q: %w", poolName(set), e, err)
-		}
-	}
-	p.s.smetrics.poolPopped.Add(float64(n))
-	return deals, nil
-}
-
-// start runs the filler: as many goroutines as solver workers, each
-// making one deal at a time for a pool below its target.
-func (p *seedPools) start(workers int) {
-	for range workers {
-		p.wg.Go(p.fill)
-	}
-}
-
-func (p *seedPools) stop() {
-	p.cancel()
-	p.wg.Wait()
-}
-
-// next picks a pool that needs a deal and marks one as being made.
-func (p *seedPools) next() (string, *wantedPool) {
-	p.mu.Lock()
-	names := make([]string, 0, len(p.wanted))
-	for k := range p.wanted {
-		names = append(names, k)
-	}
-	p.mu.Unlock()
-	for _, name := range names {
-		n, err := p.store.SeedPoolLen(p.ctx, name)
-		if err != nil {
-			continue
-		}
-		p.mu.Lock()
-		w := p.wanted[name]
-		if w != nil && n+w.filling < w.target {
-			w.filling++
-			p.mu.Unlock()
-			return name, w
-		}
-		p.mu.Unlock()
-	}
-	return "", nil
-}
-
-func (p *seedPools) fill() {
-	tick := time.NewTicker(poolCheckEvery)
-	defer tick.Stop()
-	for p.ctx.Err() == nil {
-		name, w := p.next()
-		if w == nil {
-			select {
-			case <-p.ctx.Done():
-				return
-			case <-p.kick:
-			case <-tick.C:
-			}
-			continue
-		}
-		entry, err := p.make(w.set)
-		p.mu.Lock()
-		w.filling--
-		target := w.target
-		p.mu.Unlock()
-		if err != nil {
-			if p.ctx.Err() == nil && !errors.Is(err, solverpool.ErrClosed) {
-				p.s.log.Warn("seed pool", "pool", name, "err", err)
-			}
-			continue
-		}
-		if entry == "" {
-			continue
-		}
-		if _, err := p.store.PushSeeds(p.ctx, name, []string{entry}, target); err != nil && p.ctx.Err() == nil {
-			p.s.log.Warn("seed pool push", "pool", name, "err", err)
-		}
-	}
-}
-
-// make chooses one deal for the pool's settings from a fresh random seed,
-// each candidate a low-priority solver job: the entry is "seed:rating",
-// or "" when no candidate was accepted.
-func (p *seedPools) make(set match.Settings) (string, error) {
-	var base golf.Seed
-	crand.Read(base[:])
-	c := p.an.NewChooser(set, base)
-	for done := false; !done; {
-		if err := p.s.solver.Do(p.ctx, solverpool.Low, "", func() { done = c.Step() }); err != nil {
-			return "", err
-		}
-	}
-	seed, _, ok := c.Result()
-	if !ok {
-		return "", nil
-	}
-	var level golf.Difficulty
-	if err := p.s.solver.Do(p.ctx, solverpool.Low, "", func() { level = p.an.Rating(set, seed) }); err != nil {
-		return "", err
-	}
-	p.s.smetrics.poolFilled.Inc()
-	return SeedPoolEntry(seed, level), nil
-}
-
 // roundDeals completes a start, ready or rematch event that starts a
 // round whose deals the solver chooses (match.Settings.DealsNeeded): a
 // room takes them from the seed pool and its round seed becomes their
@@ -323,10 +93,16 @@ func (s *Server) roundDeals(ctx context.Context, r *match.Room, ev match.Event) 
 	if r.Settings.DealsNeeded() == 0 || !r.StartsRound(ev) {
 		return ev, nil
 	}
-	deals, err := s.seeds.pop(ctx, r.Settings)
+	deals, err := s.seeds.Pop(ctx, r.Settings)
+	if errors.Is(err, store.ErrPoolShort) {
+		s.smetrics.poolEmpty.Inc()
+		n := r.Settings.DealsNeeded()
+		return ev, &retryError{err: fmt.Errorf("%w (%d deals a round)", errNoDeals, n), after: s.opts.SeedPoolRetry}
+	}
 	if err != nil {
 		return ev, err
 	}
+	s.smetrics.poolPopped.Add(float64(len(deals)))
 	round := golf.PooledRoundSeed(deals)
 	ev.Seed, ev.Deals = &round, deals
 	return ev, nil
@@ -399,18 +175,20 @@ func (s *Server) newSolverParts() {
 	// scores, ratings, tournament deals and bests, rounds started before
 	// deals travelled in events) is a high-priority job of the pool.
 	s.analyzer.SetRunner(func(fn func()) { _ = s.solver.Do(context.Background(), solverpool.High, "", fn) })
-	s.seeds = newSeedPools(s, s.opts.SeedPools, s.opts.SeedPoolSize)
 	s.smetrics = newSolverMetrics(s.metrics.reg, s.solver)
+	solve, rate := s.analyzer.Budgets()
+	s.seeds = seedpool.New(seedpool.Options{Store: s.opts.SeedPools, Size: s.opts.SeedPoolSize, SolveNodes: solve, RateNodes: rate,
+		Solver: s.solver, Logger: s.log, Filled: s.smetrics.poolFilled.Inc})
 	fillers := s.opts.SeedPoolFillers
 	if fillers == 0 {
 		fillers = s.solver.Workers()
 	}
-	s.seeds.start(max(fillers, 0))
+	s.seeds.Start(max(fillers, 0))
 }
 
 // stopSolver stops the filler and the solver pool (after the hubs).
 func (s *Server) stopSolver() {
-	s.seeds.stop()
+	s.seeds.Stop()
 	if s.opts.Solver == nil {
 		s.solver.Close()
 	}

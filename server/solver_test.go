@@ -11,6 +11,7 @@ import (
 	"golfsolitaire/golf"
 	"golfsolitaire/match"
 	"golfsolitaire/protocol"
+	"golfsolitaire/seedpool"
 	"golfsolitaire/server"
 	"golfsolitaire/solverpool"
 	"golfsolitaire/store"
@@ -36,9 +37,9 @@ func fillPool(t *testing.T, pools store.SeedPools, set match.Settings, from, n i
 	for i := range n {
 		s := golf.NumberedSeed(from + i)
 		seeds = append(seeds, s)
-		entries = append(entries, server.SeedPoolEntry(s, golf.Difficulty(set.Difficulty)))
+		entries = append(entries, seedpool.Entry(s, golf.Difficulty(set.Difficulty)))
 	}
-	if _, err := pools.PushSeeds(context.Background(), server.SeedPoolName(set), entries, 1000); err != nil {
+	if _, err := pools.PushSeeds(context.Background(), seedpool.Name(set), entries, 1000); err != nil {
 		t.Fatal(err)
 	}
 	return seeds
@@ -72,7 +73,7 @@ func TestDifficultyRoomCostsAPop(t *testing.T) {
 	if r.Seed != golf.PooledRoundSeed(deals) {
 		t.Fatal("the round seed is not the pooled round seed of its deals")
 	}
-	if n, _ := pools.SeedPoolLen(ctx, server.SeedPoolName(set)); n != 0 {
+	if n, _ := pools.SeedPoolLen(ctx, seedpool.Name(set)); n != 0 {
 		t.Fatalf("%d deals left in the pool, want 0", n)
 	}
 	// At most the background warm-up of hole 1's best score has solved
@@ -137,7 +138,7 @@ func TestPoolShortTryAgain(t *testing.T) {
 			t.Fatalf("try_again without retryAfter 10: %#v", err)
 		}
 	})
-	if n, _ := pools.SeedPoolLen(ctx, server.SeedPoolName(set)); n != 17 {
+	if n, _ := pools.SeedPoolLen(ctx, seedpool.Name(set)); n != 17 {
 		t.Fatalf("a refused start took deals: %d left of 17", n)
 	}
 	fillPool(t, pools, set, 950, 1)
@@ -352,7 +353,7 @@ func TestSeedPoolFiller(t *testing.T) {
 	wire := stroke(1, 2, map[string]any{"game": "golf", "options": map[string]any{"kings": "wrap"}, "winnableOnly": true, "public": false})
 	grants := e.create(t, ctx, wire, "Ana")
 	set := e.room(t, grants[0].Code).Settings
-	name := server.SeedPoolName(set)
+	name := seedpool.Name(set)
 	waitFor(t, 30*time.Second, "the filler to fill the pool", func() bool {
 		n, _ := pools.SeedPoolLen(ctx, name)
 		return n >= 2

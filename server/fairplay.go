@@ -11,16 +11,15 @@ import (
 	"log/slog"
 	"math"
 	"net/http"
-	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 
 	"golfsolitaire/accounts"
 	"golfsolitaire/fairplay"
+	"golfsolitaire/fairplay/worker"
 	"golfsolitaire/golf"
 	"golfsolitaire/match"
 	"golfsolitaire/protocol"
@@ -31,8 +30,8 @@ import (
 
 // Submitter runs background work off every room's loop. Submit returns
 // false, without running job, when the work is refused (queue full or
-// stopped). The shared solver pool can implement it; FairplayWorker is the
-// small default.
+// stopped). The shared solver pool can implement it; worker.Worker
+// (fairplay/worker) is the small default.
 type Submitter interface {
 	Submit(ctx context.Context, priority int, job func()) bool
 }
@@ -43,7 +42,7 @@ type FairplayStore = fairplay.Store
 
 var (
 	_ FairplayStore = (*fairplay.MemoryStore)(nil)
-	_ Submitter     = (*FairplayWorker)(nil)
+	_ Submitter     = (*worker.Worker)(nil)
 )
 
 // Fairplay configures the background fair-play analysis of finished holes
@@ -51,7 +50,7 @@ var (
 type Fairplay struct {
 	// Store keeps the evidence; default an in-memory store.
 	Store FairplayStore
-	// Pool runs the analyses; default a FairplayWorker of one goroutine
+	// Pool runs the analyses; default a worker.Worker of one goroutine
 	// and a queue of QueueSize, stopped by Server.Close.
 	Pool Submitter
 	// QueueSize bounds the default worker's queue; default 256.
@@ -72,111 +71,11 @@ const (
 	PriorityFairplay      = 10
 )
 
-// FairplayWorker is a Submitter with one goroutine and a bounded queue
-// ordered by priority (lower first), first come first served within one.
-// When the queue is full a job of a more urgent priority takes the place
-// of the newest of the least urgent; otherwise the new job is refused.
-type FairplayWorker struct {
-	mu      sync.Mutex
-	queue   []queuedJob // by priority, then by arrival
-	size    int
-	stopped bool
-	wake    chan struct{}
-	stop    chan struct{}
-	done    chan struct{}
-	once    sync.Once
-	dropped prometheus.Counter // may be nil
-}
-
-type queuedJob struct {
-	priority int
-	job      func()
-}
-
-// NewFairplayWorker starts a worker with a queue of size jobs; dropped, if
-// not nil, counts the jobs refused or pushed out.
-func NewFairplayWorker(size int, dropped prometheus.Counter) *FairplayWorker {
-	w := &FairplayWorker{size: max(size, 1), wake: make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{}), dropped: dropped}
-	go w.run()
-	return w
-}
-
-func (w *FairplayWorker) run() {
-	defer close(w.done)
-	for {
-		w.mu.Lock()
-		var job func()
-		if len(w.queue) > 0 && !w.stopped {
-			job = w.queue[0].job
-			w.queue = slices.Delete(w.queue, 0, 1)
-		}
-		w.mu.Unlock()
-		if job != nil {
-			job()
-			continue
-		}
-		select {
-		case <-w.stop:
-			return
-		case <-w.wake:
-		}
-	}
-}
-
-// Submit queues job at priority; it never blocks.
-func (w *FairplayWorker) Submit(ctx context.Context, priority int, job func()) bool {
-	w.mu.Lock()
-	ok := !w.stopped
-	if ok && len(w.queue) >= w.size {
-		// Full: push out the newest of the least urgent, if less urgent.
-		if last := w.queue[len(w.queue)-1]; last.priority > priority {
-			w.queue = w.queue[:len(w.queue)-1]
-			w.count()
-		} else {
-			ok = false
-		}
-	}
-	if ok {
-		i := len(w.queue)
-		for i > 0 && w.queue[i-1].priority > priority {
-			i--
-		}
-		w.queue = slices.Insert(w.queue, i, queuedJob{priority: priority, job: job})
-	}
-	w.mu.Unlock()
-	if !ok {
-		w.count()
-		return false
-	}
-	select {
-	case w.wake <- struct{}{}:
-	default:
-	}
-	return true
-}
-
-func (w *FairplayWorker) count() {
-	if w.dropped != nil {
-		w.dropped.Inc()
-	}
-}
-
-// Close stops the worker after the job in hand; queued jobs are dropped.
-func (w *FairplayWorker) Close() {
-	w.once.Do(func() {
-		w.mu.Lock()
-		w.stopped, w.queue = true, nil
-		w.mu.Unlock()
-		close(w.stop)
-	})
-	<-w.done
-}
-
 // fairplayState is the server's fair-play part; nil when off.
 type fairplayState struct {
 	store    FairplayStore
 	pool     Submitter
-	own      *FairplayWorker // the default worker, closed by Close
+	own      *worker.Worker // the default worker, closed by Close
 	cfg      fairplay.Config
 	rule     fairplay.Rule
 	token    string
@@ -217,7 +116,7 @@ func (s *Server) startFairplay(o *Fairplay) {
 	f.voided = counter("golf_fairplay_voided_total", "Rated rounds voided at once (a player's unfair play was confirmed).")
 	f.failed = counter("golf_fairplay_failed_total", "Fair-play analyses that failed (bad record or store error).")
 	if f.pool == nil {
-		f.own = NewFairplayWorker(cmpOr(o.QueueSize, 256), dropped)
+		f.own = worker.New(cmpOr(o.QueueSize, 256), dropped)
 		f.pool = f.own
 	}
 	s.fair = f

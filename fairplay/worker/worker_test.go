@@ -1,4 +1,4 @@
-package server
+package worker
 
 import (
 	"context"
@@ -9,25 +9,28 @@ import (
 	"github.com/prometheus/client_golang/prometheus/testutil"
 )
 
-// TestFairplayWorkerBounded: the worker runs jobs on its one goroutine,
+// The server's priorities (server.PriorityFairplayRated, PriorityFairplay).
+const rated, casual = 5, 10
+
+// TestWorkerBounded: the worker runs jobs on its one goroutine,
 // refuses (and counts) jobs past its queue without blocking, and stops.
-func TestFairplayWorkerBounded(t *testing.T) {
+func TestWorkerBounded(t *testing.T) {
 	t.Parallel()
 	dropped := prometheus.NewCounter(prometheus.CounterOpts{Name: "dropped"})
-	w := NewFairplayWorker(2, dropped)
+	w := New(2, dropped)
 	ctx := context.Background()
 	hold, started := make(chan struct{}), make(chan struct{})
-	if !w.Submit(ctx, PriorityFairplay, func() { close(started); <-hold }) {
+	if !w.Submit(ctx, casual, func() { close(started); <-hold }) {
 		t.Fatal("first job refused")
 	}
 	<-started
 	ran := make(chan int, 3)
 	for i := range 2 {
-		if !w.Submit(ctx, PriorityFairplay, func() { ran <- i }) {
+		if !w.Submit(ctx, casual, func() { ran <- i }) {
 			t.Fatalf("job %d refused with room in the queue", i)
 		}
 	}
-	if w.Submit(ctx, PriorityFairplay, func() { ran <- 99 }) {
+	if w.Submit(ctx, casual, func() { ran <- 99 }) {
 		t.Fatal("a job past the queue was accepted")
 	}
 	if got := testutil.ToFloat64(dropped); got != 1 {
@@ -38,7 +41,7 @@ func TestFairplayWorkerBounded(t *testing.T) {
 		t.Fatalf("jobs ran as %d, %d", a, b)
 	}
 	w.Close()
-	if w.Submit(ctx, PriorityFairplay, func() { ran <- 100 }) {
+	if w.Submit(ctx, casual, func() { ran <- 100 }) {
 		t.Fatal("a job was accepted after Close")
 	}
 	w.Close() // twice is fine
@@ -49,32 +52,32 @@ func TestFairplayWorkerBounded(t *testing.T) {
 	}
 }
 
-// TestFairplayWorkerRatedFirst: queued rated holes run before casual ones
+// TestWorkerRatedFirst: queued rated holes run before casual ones
 // whatever their arrival, and a full queue makes room for a rated hole by
 // pushing out the newest casual one, never the reverse.
-func TestFairplayWorkerRatedFirst(t *testing.T) {
+func TestWorkerRatedFirst(t *testing.T) {
 	t.Parallel()
 	dropped := prometheus.NewCounter(prometheus.CounterOpts{Name: "dropped"})
-	w := NewFairplayWorker(3, dropped)
+	w := New(3, dropped)
 	defer w.Close()
 	ctx := context.Background()
 	hold, started := make(chan struct{}), make(chan struct{})
-	w.Submit(ctx, PriorityFairplay, func() { close(started); <-hold })
+	w.Submit(ctx, casual, func() { close(started); <-hold })
 	<-started
 	ran := make(chan string, 8)
 	submit := func(pri int, name string) bool { return w.Submit(ctx, pri, func() { ran <- name }) }
 	for _, name := range []string{"casual1", "casual2", "casual3"} {
-		if !submit(PriorityFairplay, name) {
+		if !submit(casual, name) {
 			t.Fatalf("%s refused", name)
 		}
 	}
-	if !submit(PriorityFairplayRated, "rated1") {
+	if !submit(rated, "rated1") {
 		t.Fatal("a rated hole was refused by a queue full of casual ones")
 	}
-	if !submit(PriorityFairplayRated, "rated2") {
+	if !submit(rated, "rated2") {
 		t.Fatal("second rated hole refused")
 	}
-	if submit(PriorityFairplay, "casual4") {
+	if submit(casual, "casual4") {
 		t.Fatal("a casual hole was queued in a full queue")
 	}
 	if got := testutil.ToFloat64(dropped); got != 3 {

@@ -62,58 +62,9 @@ func (s *Server) tournamentRoomChanged(room *match.Room, notices []match.Notice)
 	if room.Tournament == "" || len(notices) == 0 {
 		return
 	}
-	if p := roomPosting(room, notices); len(p.results) > 0 || p.status != nil || p.keep {
+	if p := tourney.RoomPosting(room, notices); len(p.Results) > 0 || p.Status != nil || p.Keep {
 		s.tours.out.post(room.Tournament, p)
 	}
-}
-
-// roomPosting is what a tournament room's notices give its tournament.
-func roomPosting(room *match.Room, notices []match.Notice) posting {
-	p := posting{room: room.Code}
-	for _, n := range notices {
-		if n.Kind == match.NoticeHoleEnded && room.Settings.Format == match.Matchplay {
-			if st := room.Standings(); st.Match != nil {
-				p.status = st.Match
-			}
-		}
-		if n.Kind == match.NoticeRoundEnded {
-			// The hub has just given the finished room the short time to
-			// live of finished rooms; a tournament's records need it until
-			// the tournament is long over.
-			p.keep = true
-		}
-		switch {
-		case n.Kind == match.NoticeSeatDone && room.Settings.Format == match.Stroke:
-			p.results = append(p.results, tourney.Event{Kind: tourney.KindResult, At: holeFinished(room, n.Hole, n.Seat), Hole: n.Hole, Score: n.Score, End: n.End})
-		case n.Kind == match.NoticeRoundEnded && room.Settings.Format == match.Matchplay:
-			st := room.Standings()
-			if st.Match == nil {
-				continue
-			}
-			p.results = append(p.results, tourney.Event{Kind: tourney.KindDecided, Entrant: st.Match.Winner, Result: st.Match.Result})
-		}
-	}
-	return p
-}
-
-// holeFinished is when the seat's game of the hole ended (zero if it has
-// not): a result counts if that was before the tournament's closing time,
-// however late the outbox posts it (tourney.ResultGrace).
-func holeFinished(room *match.Room, hole, seat int) time.Time {
-	for _, h := range room.Holes {
-		if h.Number == hole && seat >= 0 && seat < len(h.Games) && h.Games[seat] != nil {
-			return h.Games[seat].Finished
-		}
-	}
-	return time.Time{}
-}
-
-// posting is what a tournament room's change gives its tournament.
-type posting struct {
-	room    string
-	results []tourney.Event
-	status  *match.MatchStatus // the match's live standing, when it changed
-	keep    bool               // the room finished: give it the tournament's time to live
 }
 
 // outbox holds the postings of tournament rooms, by tournament, for one
@@ -130,20 +81,20 @@ type outbox struct {
 
 // outq is one tournament's queue; idle is closed when its drainer is done.
 type outq struct {
-	ps   []posting
+	ps   []tourney.Posting
 	idle chan struct{}
 }
 
 func (o *outbox) init(s *Server) { o.s, o.pending = s, map[string]*outq{} }
 
-func (o *outbox) post(id string, p posting) {
+func (o *outbox) post(id string, p tourney.Posting) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if q := o.pending[id]; q != nil {
 		q.ps = append(q.ps, p)
 		return
 	}
-	q := &outq{ps: []posting{p}, idle: make(chan struct{})}
+	q := &outq{ps: []tourney.Posting{p}, idle: make(chan struct{})}
 	if o.s.tasks.goCtx(func(ctx context.Context) { o.drain(ctx, id, q) }) {
 		o.pending[id] = q // else closing: the sweep of another instance posts them
 	}
@@ -180,14 +131,14 @@ func (o *outbox) wait(ctx context.Context, id string) {
 	}
 }
 
-func (o *outbox) deliver(ctx context.Context, id string, ps []posting) {
+func (o *outbox) deliver(ctx context.Context, id string, ps []tourney.Posting) {
 	s := o.s
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
 	for _, p := range ps {
-		if p.keep {
-			if err := s.store.Expire(ctx, p.room, s.opts.TournamentTTL); err != nil {
-				s.log.Warn("tournament room expiry", "room", p.room, "err", err)
+		if p.Keep {
+			if err := s.store.Expire(ctx, p.Room, s.opts.TournamentTTL); err != nil {
+				s.log.Warn("tournament room expiry", "room", p.Room, "err", err)
 			}
 		}
 	}
@@ -199,15 +150,15 @@ func (o *outbox) deliver(ctx context.Context, id string, ps []posting) {
 	defer s.tours.release(h)
 	status := map[string]*match.MatchStatus{}
 	for _, p := range ps {
-		if p.status != nil {
-			status[p.room] = p.status
+		if p.Status != nil {
+			status[p.Room] = p.Status
 		}
 	}
 	if len(status) > 0 {
 		h.setStatus(ctx, status)
 	}
 	for _, p := range ps {
-		s.postResults(ctx, h, p.room, p.results)
+		s.postResults(ctx, h, p.Room, p.Results)
 	}
 }
 
@@ -246,73 +197,6 @@ func (s *Server) postResults(ctx context.Context, h *thub, code string, evs []to
 	}
 }
 
-// roomResults are the results a tournament room holds: each finished hole
-// of a stroke room, or a finished match's winner (its seat in Entrant).
-func roomResults(room *match.Room) []tourney.Event {
-	var evs []tourney.Event
-	switch room.Settings.Format {
-	case match.Stroke:
-		for _, hole := range room.Holes {
-			if len(hole.Games) > 0 && hole.Games[0].Done {
-				g := hole.Games[0]
-				// At: when the hole ended, which decides whether it
-				// counts (before the closing time), however late the
-				// result is posted (tourney.ResultGrace).
-				evs = append(evs, tourney.Event{Kind: tourney.KindResult, At: g.Finished, Hole: hole.Number, Score: g.Score, End: g.End})
-			}
-		}
-	case match.Matchplay:
-		if st := room.Standings(); room.Status == match.Finished && st.Match != nil {
-			evs = append(evs, tourney.Event{Kind: tourney.KindDecided, Entrant: st.Match.Winner, Result: st.Match.Result})
-		}
-	}
-	return evs
-}
-
-// sweepTarget is a room whose results the tournament may lack: a stroke
-// room (thru: the holes counted) or an undecided knockout match's room.
-type sweepTarget struct {
-	room string
-	thru int
-}
-
-// sweepRooms is how many rooms one sweep looks at, at most: a large
-// field is swept a slice at a time.
-const sweepRooms = 200
-
-// sweepTargets lists the rooms of the tournament whose results may be
-// missing, from the cursor on (at most sweepRooms), and the next cursor.
-func sweepTargets(t *tourney.Tournament, cursor int) ([]sweepTarget, int) {
-	var all []sweepTarget
-	if t.Status != tourney.Live {
-		return nil, 0
-	}
-	if t.StrokePlay() {
-		for i, e := range t.Entrants {
-			if e.Room != "" && t.Thru(i) < t.Settings.Holes {
-				all = append(all, sweepTarget{room: e.Room, thru: t.Thru(i)})
-			}
-		}
-	} else if t.Bracket != nil {
-		for _, round := range t.Bracket.Rounds {
-			for _, m := range round {
-				if m.Room != "" && !m.Decided {
-					all = append(all, sweepTarget{room: m.Room, thru: -1})
-				}
-			}
-		}
-	}
-	if cursor >= len(all) {
-		cursor = 0
-	}
-	end := min(cursor+sweepRooms, len(all))
-	next := end
-	if next >= len(all) {
-		next = 0
-	}
-	return all[cursor:end], next
-}
-
 // sweep re-posts results that were lost between a room's append and its
 // post to the tournament (an instance stopping, a store error): each room
 // of the tournament whose results may be missing is read, off the hub's
@@ -320,7 +204,7 @@ func sweepTargets(t *tourney.Tournament, cursor int) ([]sweepTarget, int) {
 // counts each result once. It also refreshes the live status of the
 // knockout matches (played on any instance) that the bracket shows.
 func (h *thub) sweep() {
-	targets, next := sweepTargets(h.t, h.sweepCursor)
+	targets, next := h.t.SweepTargets(h.sweepCursor)
 	h.sweepCursor = next
 	if len(targets) == 0 || !h.sweeping.CompareAndSwap(false, true) {
 		return
@@ -343,24 +227,24 @@ func (h *thub) sweep() {
 			}
 		}()
 		for _, tg := range targets {
-			room, err := h.s.loadRoom(ctx, tg.room)
+			room, err := h.s.loadRoom(ctx, tg.Room)
 			if err != nil {
 				continue
 			}
 			if st := room.Standings(); room.Settings.Format == match.Matchplay && st.Match != nil {
 				// Matches played on other instances: their standing.
-				status[tg.room] = st.Match
+				status[tg.Room] = st.Match
 			}
-			evs := roomResults(room)
-			if tg.thru >= 0 {
-				if tg.thru >= len(evs) {
+			evs := tourney.RoomResults(room)
+			if tg.Thru >= 0 {
+				if tg.Thru >= len(evs) {
 					continue
 				}
-				evs = evs[tg.thru:]
+				evs = evs[tg.Thru:]
 			}
 			if len(evs) > 0 {
-				h.log.Info("tournament sweep: posting results again", "room", tg.room, "results", len(evs))
-				h.s.postResults(ctx, h, tg.room, evs)
+				h.log.Info("tournament sweep: posting results again", "room", tg.Room, "results", len(evs))
+				h.s.postResults(ctx, h, tg.Room, evs)
 			}
 		}
 	})
@@ -377,7 +261,7 @@ func (s *Server) reconcile(ctx context.Context, h *thub, code string) {
 	if err != nil || room.Settings.Format != match.Stroke {
 		return
 	}
-	evs := roomResults(room)
+	evs := tourney.RoomResults(room)
 	thru, err := read(ctx, &h.hubCore, func() int {
 		if e := h.t.EntrantOfRoom(code); e >= 0 {
 			return h.t.Thru(e)

@@ -100,7 +100,7 @@ func (s *Server) ratedRoomChanged(ctx context.Context, room *match.Room, notices
 	if !ended {
 		return
 	}
-	g, places, err := s.archive(room)
+	g, places, err := room.Archive(s.now())
 	if err != nil {
 		s.log.Error("rated round: archive", "room", room.Code, "err", err)
 		return
@@ -173,7 +173,7 @@ func (s *Server) ratedTournamentClosed(t *tourney.Tournament) {
 	if !t.Settings.Rated {
 		return
 	}
-	g, places, err := tournamentArchive(t)
+	g, places, err := t.Archive()
 	if err != nil {
 		s.log.Error("rated tournament: archive", "tournament", t.ID, "err", err)
 		return
@@ -193,150 +193,6 @@ func (s *Server) ratedTournamentClosed(t *tourney.Tournament) {
 		id := t.ID
 		s.tasks.goCtx(func(ctx context.Context) { s.syncTournamentHeld(ctx, id) }) // held.go
 	}
-}
-
-// tournamentArchive is the record kept of a closed rated tournament: its
-// settings, round commitment and seed, the finishers' scores per hole and
-// standings (in the rooms' shape: rows by seat, the seat being the index
-// in Players), and each finisher's place among the finishers.
-func tournamentArchive(t *tourney.Tournament) (accounts.Game, []int, error) {
-	var rows []tourney.Row
-	for _, r := range t.Leaderboard() {
-		if r.Thru == t.Settings.Holes {
-			rows = append(rows, r)
-		}
-	}
-	places := make([]int, len(rows))
-	for i, r := range rows {
-		places[i] = 1
-		for _, o := range rows {
-			if o.Place < r.Place {
-				places[i]++
-			}
-		}
-	}
-	type stRow struct {
-		Seat      int    `json:"seat"`
-		Name      string `json:"name"`
-		Place     int    `json:"place"`
-		Total     int    `json:"total"`
-		ToPar     int    `json:"toPar"`
-		ToParText string `json:"toParText"`
-		Scores    []*int `json:"scores"`
-	}
-	type hole struct {
-		Number int   `json:"number"`
-		Scores []int `json:"scores"`
-	}
-	st := struct {
-		Format     string  `json:"format"`
-		Holes      int     `json:"holes"`
-		Par        int     `json:"par"`
-		Tournament string  `json:"tournament"`
-		Rows       []stRow `json:"rows"`
-		Over       bool    `json:"over"`
-	}{Format: "stroke", Holes: t.Settings.Holes, Par: 5 * t.Settings.Holes, Tournament: t.ID, Over: true}
-	holes := make([]hole, t.Settings.Holes)
-	for h := range holes {
-		holes[h].Number = h + 1
-	}
-	g := accounts.Game{ID: "t-" + t.ID, Family: ratings.Family(t.Settings.Variant.Game), Format: "stroke", Finished: t.Closed}
-	for i, r := range rows {
-		st.Rows = append(st.Rows, stRow{Seat: i, Name: r.Name, Place: places[i], Total: r.Total, ToPar: r.ToPar, ToParText: r.ToParText, Scores: r.Scores})
-		// The entrant's account, as entered (accounts-only tournaments
-		// always record it): ratings and fair-play holds key on it.
-		p := accounts.GamePlayer{Account: accounts.ID(t.Entrants[r.Entrant].Account), Name: r.Name, Place: places[i], Total: r.Total, ToPar: r.ToPar}
-		for h, sc := range r.Scores {
-			if sc == nil {
-				continue
-			}
-			holes[h].Scores = append(holes[h].Scores, *sc)
-			p.Holes++
-			if *sc <= 0 {
-				p.Clears++
-			}
-		}
-		g.Players = append(g.Players, p)
-	}
-	var err error
-	if g.Settings, err = json.Marshal(t.Settings); err != nil {
-		return accounts.Game{}, nil, err
-	}
-	if g.Standings, err = json.Marshal(st); err != nil {
-		return accounts.Game{}, nil, err
-	}
-	if g.Holes, err = json.Marshal(holes); err != nil {
-		return accounts.Game{}, nil, err
-	}
-	if cs := t.Commitments(); len(cs) > 0 {
-		g.Commitment = cs[0]
-	}
-	g.Seed = t.StrokeSeed().String()
-	return g, places, nil
-}
-
-// archive is the record kept of a finished rated round: settings,
-// commitment, seed, every hole's records and scores, standings, and each
-// seat's place.
-func (s *Server) archive(room *match.Room) (accounts.Game, []int, error) {
-	v := room.View(-2)
-	st := room.Standings()
-	for i := range st.Rows {
-		// The held mark (held.go) is of the moment: the archive is
-		// written only once the round counts.
-		st.Rows[i].Held = false
-	}
-	settings, err := json.Marshal(room.Settings)
-	if err != nil {
-		return accounts.Game{}, nil, err
-	}
-	standings, err := json.Marshal(st)
-	if err != nil {
-		return accounts.Game{}, nil, err
-	}
-	holesJSON, err := json.Marshal(holeRecords(room))
-	if err != nil {
-		return accounts.Game{}, nil, err
-	}
-	places := make([]int, len(room.Seats))
-	for _, row := range st.Rows {
-		places[row.Seat] = row.Place
-	}
-	if st.Match != nil {
-		// Match play: the match's result, not the strokes.
-		for i := range places {
-			places[i] = 1
-			if st.Match.Winner >= 0 && st.Match.Winner != i {
-				places[i] = 2
-			}
-		}
-	}
-	g := accounts.Game{
-		ID:     room.Code + "-" + strconv.Itoa(room.Round),
-		Family: ratings.Family(room.Settings.Variant.Game), Format: string(room.Settings.Format),
-		Settings: settings, Commitment: v.Commitment, Seed: v.Seed, Holes: holesJSON, Standings: standings,
-		Finished: s.now(),
-	}
-	for i, seat := range room.Seats {
-		g.Players = append(g.Players, accounts.GamePlayer{Account: accounts.ID(seat.Account), Name: seat.Name, Place: places[i]})
-	}
-	for _, row := range st.Rows {
-		if row.Seat < 0 || row.Seat >= len(g.Players) {
-			continue
-		}
-		p := &g.Players[row.Seat]
-		p.Total, p.ToPar = row.Total, row.ToPar
-		for _, sc := range row.Scores {
-			if sc == nil {
-				continue
-			}
-			p.Holes++
-			if *sc <= 0 {
-				p.Clears++
-			}
-		}
-	}
-	return g, places, nil
 }
 
 // ratedWindows are the rating bands of rated quick match, narrowest

@@ -21,7 +21,6 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"golfsolitaire/accounts"
-	"golfsolitaire/golf"
 	"golfsolitaire/limit"
 	"golfsolitaire/match"
 	"golfsolitaire/protocol"
@@ -687,16 +686,9 @@ type Records struct {
 	Commitment string `json:"commitment,omitempty"`
 	Seed       string `json:"seed,omitempty"`
 	// Deals are a pooled round's deal seeds, with Seed (View.Deals).
-	Deals   []string      `json:"deals,omitempty"`
-	Players []string      `json:"players"`
-	Holes   []HoleRecords `json:"holes"`
-}
-
-// HoleRecords are the records of one hole, by seat.
-type HoleRecords struct {
-	Number  int           `json:"number"`
-	Records []golf.Record `json:"records"`
-	Scores  []int         `json:"scores"`
+	Deals   []string            `json:"deals,omitempty"`
+	Players []string            `json:"players"`
+	Holes   []match.HoleRecords `json:"holes"`
 }
 
 func (s *Server) getRecords(w http.ResponseWriter, r *http.Request) {
@@ -706,30 +698,13 @@ func (s *Server) getRecords(w http.ResponseWriter, r *http.Request) {
 	}
 	code := room.Code
 	v := room.View(match.NoSeat)
-	out := Records{Code: code, Round: room.Round, Commitment: v.Commitment, Seed: v.Seed, Deals: v.Deals, Players: []string{}, Holes: []HoleRecords{}}
+	out := Records{Code: code, Round: room.Round, Commitment: v.Commitment, Seed: v.Seed, Deals: v.Deals, Players: []string{}, Holes: []match.HoleRecords{}}
 	for _, seat := range room.Seats {
 		out.Players = append(out.Players, seat.Name)
 	}
-	out.Holes = append(out.Holes, holeRecords(room)...)
+	out.Holes = append(out.Holes, room.FinishedHoles()...)
 	w.Header().Set("Content-Disposition", `inline; filename="golf-`+code+`-round`+strconv.Itoa(room.Round)+`.json"`)
 	writeJSON(w, http.StatusOK, out)
-}
-
-// holeRecords are the records of every hole that everyone has finished.
-func holeRecords(room *match.Room) []HoleRecords {
-	var out []HoleRecords
-	for _, h := range room.Holes {
-		recs, ok := room.HoleRecords(h.Number)
-		if !ok {
-			continue
-		}
-		hr := HoleRecords{Number: h.Number, Records: recs}
-		for _, g := range h.Games {
-			hr.Scores = append(hr.Scores, g.Score)
-		}
-		out = append(out, hr)
-	}
-	return out
 }
 
 func (s *Server) listRooms(w http.ResponseWriter, r *http.Request) {

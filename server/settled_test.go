@@ -17,6 +17,7 @@ import (
 	"golfsolitaire/match"
 	"golfsolitaire/protocol"
 	"golfsolitaire/server"
+	"golfsolitaire/tourney"
 )
 
 // settledFramesChecked counts, over every oracle test, the frames checked
@@ -665,7 +666,7 @@ func TestSettledTournament(t *testing.T) {
 		if !safe && err == nil {
 			t.Errorf("replay of hole %d before it is safe", h.Number)
 		}
-		var recs server.TournamentRecords
+		var recs tourney.Records
 		log.get(t, ctx, e.api, "/api/tournaments/"+id+"/records", &recs)
 		for _, hr := range recs.Holes {
 			if hr.Number == h.Number && !safe {

@@ -473,150 +473,26 @@ func (s *Server) getBracket(w http.ResponseWriter, r *http.Request) {
 	})
 }
 
-// TournamentRecords is GET /api/tournaments/{id}/records: the records of
-// every safe hole, the commitments, and the seeds once closed.
-type TournamentRecords struct {
-	ID          string                  `json:"id"`
-	Status      tourney.Status          `json:"status"`
-	Commitments []string                `json:"commitments"`
-	Seeds       []string                `json:"seeds,omitempty"`
-	Players     []string                `json:"players"`
-	Holes       []TournamentHoleRecords `json:"holes"`
-}
-
-// TournamentHoleRecords are the records of one safe hole (of one round in
-// a knockout), by entrant.
-type TournamentHoleRecords struct {
-	Round   int           `json:"round"`
-	Number  int           `json:"number"`
-	Seed    string        `json:"seed"`
-	Records []EntrantGame `json:"records"`
-}
-
-// EntrantGame is one entrant's game of a hole.
-type EntrantGame struct {
-	Entrant int         `json:"entrant"`
-	Room    string      `json:"room"`
-	Score   int         `json:"score"`
-	Record  golf.Record `json:"record"`
-}
-
 func (s *Server) getTournamentRecords(w http.ResponseWriter, r *http.Request) {
 	s.withTournament(w, r, func(h *thub) {
-		type snap struct {
-			view  tourney.View
-			rooms map[string][]int // room -> entrants by seat
-			names []string
-			safe  func(round, hole int) bool
-			// thru: the holes of each entrant's stroke room that count.
-			thru map[int]int
-		}
-		sn, err := readT(r.Context(), h, func(t *tourney.Tournament) (snap, error) {
-			sn := snap{view: t.View(-1, false), rooms: map[string][]int{}, thru: map[int]int{}}
-			for i, e := range t.Entrants {
-				sn.names = append(sn.names, e.Name)
-				sn.thru[i] = t.Thru(i)
-				if e.Room != "" {
-					sn.rooms[e.Room] = []int{i}
-				}
-			}
-			rounds := map[string]int{}
-			if t.Bracket != nil {
-				for _, round := range t.Bracket.Rounds {
-					for _, m := range round {
-						if m.Room != "" {
-							sn.rooms[m.Room] = []int{m.A, m.B}
-							rounds[m.Room] = m.Round
-						}
-					}
-				}
-			}
-			safe := map[[2]int]bool{}
-			for r := 0; r <= len(t.Seeds); r++ {
-				for n := 1; n <= 2*t.Settings.Holes; n++ {
-					safe[[2]int{r, n}] = t.Safe(r, n)
-				}
-			}
-			sn.safe = func(round, hole int) bool { return safe[[2]int{round, hole}] }
-			rooms := sn.rooms
-			sn.rooms = map[string][]int{}
-			for code, es := range rooms {
-				key := code
-				switch rd, ok := rounds[code]; {
-				case ok:
-					key = fmt.Sprint(rd, ":", code)
-				case t.Settings.Format == tourney.Knockout:
-					key = "0:" + code // the qualifying round
-				default:
-					key = "1:" + code
-				}
-				sn.rooms[key] = es
-			}
-			return sn, nil
+		src, err := readT(r.Context(), h, func(t *tourney.Tournament) (*tourney.RecordSources, error) {
+			return t.RecordSources(), nil
 		})
 		if err != nil {
 			s.fail(w, err)
 			return
 		}
-		out := TournamentRecords{ID: h.id, Status: sn.view.Status, Commitments: sn.view.Commitments, Seeds: sn.view.Seeds, Players: sn.names, Holes: []TournamentHoleRecords{}}
-		byHole := map[[2]int]*TournamentHoleRecords{}
-		for key, es := range sn.rooms {
-			round, code, _ := strings.Cut(key, ":")
-			rd, _ := strconv.Atoi(round)
-			room, err := s.loadRoom(r.Context(), code)
+		for _, rr := range src.Rooms() {
+			room, err := s.loadRoom(r.Context(), rr.Code)
 			if err != nil {
 				continue
 			}
-			for _, hole := range room.Holes {
-				if !sn.safe(rd, hole.Number) {
-					continue
-				}
-				k := [2]int{rd, hole.Number}
-				hr := byHole[k]
-				if hr == nil {
-					hr = &TournamentHoleRecords{Round: rd, Number: hole.Number, Seed: hole.Seed.String()}
-					byHole[k] = hr
-				}
-				for seat, g := range hole.Games {
-					// Only games whose result counts: finished, and in stroke
-					// play posted before the tournament closed.
-					if !g.Done || (room.Settings.Format == match.Stroke && hole.Number > sn.thru[es[seat]]) {
-						continue
-					}
-					// A safe hole is whole for anyone (match.Room.RecordAt).
-					rec, ok := room.RecordAt(hole, seat, match.Whole)
-					if !ok {
-						continue
-					}
-					hr.Records = append(hr.Records, EntrantGame{Entrant: es[seat], Room: code, Score: g.Score, Record: rec})
-				}
-			}
+			src.Add(rr, room)
 		}
-		for _, hr := range byHole {
-			if len(hr.Records) > 0 {
-				out.Holes = append(out.Holes, *hr)
-			}
-		}
-		sortHoleRecords(out.Holes)
+		out := src.Records()
 		w.Header().Set("Content-Disposition", `inline; filename="golf-tournament-`+h.id+`.json"`)
 		writeJSON(w, http.StatusOK, out)
 	})
-}
-
-func sortHoleRecords(hs []TournamentHoleRecords) {
-	for i := 1; i < len(hs); i++ {
-		for j := i; j > 0 && (hs[j].Round < hs[j-1].Round || hs[j].Round == hs[j-1].Round && hs[j].Number < hs[j-1].Number); j-- {
-			hs[j], hs[j-1] = hs[j-1], hs[j]
-		}
-	}
-	for _, h := range hs {
-		rs := h.Records
-		for i := 1; i < len(rs); i++ {
-			for j := i; j > 0 && rs[j].Entrant < rs[j-1].Entrant; j-- {
-				rs[j], rs[j-1] = rs[j-1], rs[j]
-			}
-		}
-	}
 }
 
 // EntrantWatch is GET /api/tournaments/{id}/entrants/{n}: watching one

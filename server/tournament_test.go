@@ -234,7 +234,7 @@ func TestTournamentStrokePlay(t *testing.T) {
 	if len(m.View.Safe) != 0 || m.Board.Total != 2 {
 		t.Fatalf("safe %v total %d, want none and 2", m.View.Safe, m.Board.Total)
 	}
-	var recs server.TournamentRecords
+	var recs tourney.Records
 	log.get(t, ctx, api, "/api/tournaments/"+id+"/records", &recs)
 	if len(recs.Holes) != 0 || recs.Seeds != nil {
 		t.Fatalf("records before any hole is safe: %+v", recs)
@@ -571,7 +571,7 @@ func testKnockout(t *testing.T, qualifying bool) {
 		if fmt.Sprint(lead) != fmt.Sprint(tr.Bracket.Seeds) {
 			t.Fatalf("seeds %v, qualifying leaderboard %v", tr.Bracket.Seeds, lead)
 		}
-		var recs server.TournamentRecords
+		var recs tourney.Records
 		if _, err := api.Call(ctx, http.MethodGet, "/api/tournaments/"+host.ID+"/records", nil, &recs); err != nil {
 			t.Fatal(err)
 		}
@@ -794,7 +794,7 @@ func TestTournamentKnockoutHidden(t *testing.T) {
 	}
 	checkHidden(t, log.all(), secrets)
 	// And the safe rounds' records were shown in the end.
-	var recs server.TournamentRecords
+	var recs tourney.Records
 	log.get(t, ctx, api, "/api/tournaments/"+id+"/records", &recs)
 	if len(recs.Holes) == 0 {
 		t.Fatal("no records once closed")
@@ -929,7 +929,7 @@ func TestTournamentRoomKept(t *testing.T) {
 	if _, err := st.Load(ctx, room); err != nil {
 		t.Fatalf("the entrant's room is gone two days after the round: %v", err)
 	}
-	var recs server.TournamentRecords
+	var recs tourney.Records
 	if _, err := api.Call(ctx, http.MethodGet, "/api/tournaments/"+host.ID+"/records", nil, &recs); err != nil {
 		t.Fatal(err)
 	}

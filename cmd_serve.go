@@ -21,6 +21,7 @@ import (
 	"golfsolitaire/accounts/inmem"
 	"golfsolitaire/accounts/postgres"
 	"golfsolitaire/accounts/redissession"
+	"golfsolitaire/fold"
 	"golfsolitaire/limit"
 	"golfsolitaire/match"
 	"golfsolitaire/server"
@@ -344,7 +345,7 @@ func openAccounts(ctx context.Context, c serveConfig, log *slog.Logger) (account
 // goroutines running).
 func openStore(ctx context.Context, c serveConfig) (store.Store, string, func(), error) {
 	if c.redisURL == "" && c.redisAddrs == "" {
-		st := memstore.New(memstore.Options{RoomTTL: c.roomTTL, Replay: server.Replay})
+		st := memstore.New(memstore.Options{RoomTTL: c.roomTTL, Replay: fold.Replay})
 		return st, "memory", func() { st.Close() }, nil
 	}
 	cfg, err := redisConfig(c)
@@ -358,7 +359,7 @@ func openStore(ctx context.Context, c serveConfig) (store.Store, string, func(),
 	if err != nil {
 		return nil, "", nil, err
 	}
-	st := redisstore.New(client, redisstore.Options{Prefix: c.redisPrefix, RoomTTL: c.roomTTL, WaitReplicas: c.redisWaitReplicas, Replay: server.Replay})
+	st := redisstore.New(client, redisstore.Options{Prefix: c.redisPrefix, RoomTTL: c.roomTTL, WaitReplicas: c.redisWaitReplicas, Replay: fold.Replay})
 	return st, mode.StoreName(), func() {
 		st.Close()
 		client.Close()

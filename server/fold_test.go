@@ -10,9 +10,9 @@ import (
 	"time"
 
 	"golfsolitaire/client"
+	"golfsolitaire/fold"
 	"golfsolitaire/match"
 	"golfsolitaire/protocol"
-	"golfsolitaire/server"
 	"golfsolitaire/store"
 	"golfsolitaire/store/memstore"
 	"golfsolitaire/tourney"
@@ -78,12 +78,12 @@ func canonical(t *testing.T, tournament bool, data []byte) string {
 
 // TestReplayFoldsLogs plays a room and fills a tournament on a store that
 // writes no snapshot after the first (SnapshotEvery is the history's
-// length): Load folds every event after it with server.Replay, and gives
+// length): Load folds every event after it with fold.Replay, and gives
 // the state the server itself held after its last append.
 func TestReplayFoldsLogs(t *testing.T) {
 	t.Parallel()
 	ctx := testCtx(t)
-	st := memstore.New(memstore.Options{Replay: server.Replay, SnapshotEvery: 1000})
+	st := memstore.New(memstore.Options{Replay: fold.Replay, SnapshotEvery: 1000})
 	t.Cleanup(func() { st.Close() })
 	rec := &snapshotRecorder{Store: st, last: map[string]store.Snapshot{}}
 	ts, api := newTestServer(t, rec)

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"time"
 
+	"golfsolitaire/match"
 	"golfsolitaire/tourney"
 )
 
@@ -100,4 +101,18 @@ func (m TournamentMessage) Marshal() []byte {
 		panic(err)
 	}
 	return b
+}
+
+// EntrantWatch is GET /api/tournaments/{id}/entrants/{n}: watching one
+// player. The hole in play is shown as anyone other than the player may
+// see it (match.Room.Shown): with f = 0 until the hole is safe (progress
+// with the deal's counts, finished and score; no board, which would show
+// the deal to entrants still to start it), whole after.
+type EntrantWatch struct {
+	Row tourney.Row `json:"row"`
+	// Hole is the hole in play (0 before the first, or when finished).
+	Hole     int             `json:"hole"`
+	Progress *match.Progress `json:"progress,omitempty"`
+	Board    *match.Board    `json:"board,omitempty"`
+	Safe     []int           `json:"safe"`
 }

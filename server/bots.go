@@ -78,21 +78,6 @@ type botRecord struct {
 // botLeaseKey names the lease of a room's bot.
 func botLeaseKey(code, id string) string { return "bot:" + code + ":" + id }
 
-// AddBotRequest is the body of POST /api/rooms/{code}/bots.
-type AddBotRequest struct {
-	// Token is the host's seat token (seat 0).
-	Token string `json:"token"`
-	// Level is random, greedy or search.
-	Level string `json:"level"`
-}
-
-// AddBotResponse is its answer.
-type AddBotResponse struct {
-	Seat  int    `json:"seat"`
-	Name  string `json:"name"`
-	Level string `json:"level"`
-}
-
 // addBot serves POST /api/rooms/{code}/bots: the host adds a bot to the
 // waiting room. The bot takes the next seat (ready, marked as a bot) and
 // plays through the WebSocket with its own seat token, from its own view,
@@ -107,7 +92,7 @@ func (s *Server) addBot(w http.ResponseWriter, r *http.Request) {
 	if !ok || !s.allow(w, r, limitBots) {
 		return
 	}
-	var req AddBotRequest
+	var req protocol.AddBotRequest
 	if err := decodeBody(r, &req); err != nil {
 		s.fail(w, err)
 		return
@@ -177,7 +162,7 @@ func (s *Server) addBot(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, err)
 		return
 	}
-	writeJSON(w, http.StatusCreated, AddBotResponse{Seat: grant.Seat, Name: level.Name(), Level: string(level)})
+	writeJSON(w, http.StatusCreated, protocol.AddBotResponse{Seat: grant.Seat, Name: level.Name(), Level: string(level)})
 }
 
 // errShuttingDown refuses new bots while the server closes.

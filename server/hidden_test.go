@@ -17,7 +17,6 @@ import (
 	"golfsolitaire/golf"
 	"golfsolitaire/match"
 	"golfsolitaire/protocol"
-	"golfsolitaire/server"
 )
 
 // TestHiddenInformation plays whole matches with every connection
@@ -78,7 +77,7 @@ type frameWatcher struct {
 // playRecorded plays a match to the end with simple random players and a
 // spectator connected from the start; with reconnect, player 1 drops in
 // hole 2 and comes back with Since.
-func playRecorded(t *testing.T, ctx context.Context, e *env, set map[string]any, players int, reconnect bool, seed uint64) ([]*frameWatcher, server.Records) {
+func playRecorded(t *testing.T, ctx context.Context, e *env, set map[string]any, players int, reconnect bool, seed uint64) ([]*frameWatcher, protocol.Records) {
 	t.Helper()
 	names := []string{"P0", "P1", "P2"}[:players]
 	g := e.create(t, ctx, set, names...)
@@ -162,7 +161,7 @@ func playRecorded(t *testing.T, ctx context.Context, e *env, set map[string]any,
 	if _, err := sc.WaitView(ctx, func(v *match.View) bool { return v.Status == match.Finished }); err != nil {
 		t.Fatal(err)
 	}
-	var recs server.Records
+	var recs protocol.Records
 	if _, err := e.api.Call(ctx, http.MethodGet, "/api/rooms/"+g[0].Code+"/records", nil, &recs); err != nil {
 		t.Fatal(err)
 	}
@@ -182,7 +181,7 @@ type holeTruth struct {
 	ever  [][]map[string]bool // [seat][moves]
 }
 
-func truthOf(recs server.Records) map[int]*holeTruth {
+func truthOf(recs protocol.Records) map[int]*holeTruth {
 	out := map[int]*holeTruth{}
 	for _, h := range recs.Holes {
 		ht := &holeTruth{seed: h.Records[0].Seed.String(), open: map[string]bool{}}
@@ -244,7 +243,7 @@ type frameStats struct{ frames, cards, hidden int }
 //
 // A frame without a view (welcome, ack, replayed events) is judged by the
 // next view the connection received, which is the state it was sent in.
-func checkFrames(recs server.Records, watchers []*frameWatcher) ([]string, frameStats) {
+func checkFrames(recs protocol.Records, watchers []*frameWatcher) ([]string, frameStats) {
 	truth := truthOf(recs)
 	var problems []string
 	var stats frameStats
@@ -393,7 +392,7 @@ func bytesHasCard(b []byte) bool {
 
 // forgeLeak returns a copy of w whose first frame of hole 1 with a view
 // also names a stock card of hole 1 that w's seat never turned.
-func forgeLeak(t *testing.T, recs server.Records, w *frameWatcher) *frameWatcher {
+func forgeLeak(t *testing.T, recs protocol.Records, w *frameWatcher) *frameWatcher {
 	t.Helper()
 	ht := truthOf(recs)[1]
 	msgs, _ := decodeFrames(w.recs[0].messages())

@@ -10,7 +10,6 @@ import (
 	"golfsolitaire/client"
 	"golfsolitaire/match"
 	"golfsolitaire/protocol"
-	"golfsolitaire/server"
 )
 
 // matchRoom creates a room on in with a host and a second player (who
@@ -277,7 +276,7 @@ func TestServerRestart(t *testing.T) {
 		i1.stop(t)
 		i2 := startInstance(t, cl.store(t), cl.own)
 
-		var info server.RoomInfo
+		var info protocol.RoomInfo
 		if _, err := i2.api.Call(ctx, "GET", "/api/rooms/"+ga.Code, nil, &info); err != nil {
 			t.Fatal(err)
 		}

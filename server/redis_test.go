@@ -498,14 +498,14 @@ func (w *watcher) movesSeen(seat, hole int) int {
 // against the moves the players made: each record has exactly as many
 // moves as its player had accepted, and replays to the score the room
 // gave it. It returns the records.
-func checkRecords(t *testing.T, ctx context.Context, api *client.API, code string, players []*seatPlayer) server.Records {
+func checkRecords(t *testing.T, ctx context.Context, api *client.API, code string, players []*seatPlayer) protocol.Records {
 	t.Helper()
 	for _, p := range players {
 		if p.retries > 0 {
 			t.Logf("%s sent %d moves again after an unavailable error", p.name, p.retries)
 		}
 	}
-	var recs server.Records
+	var recs protocol.Records
 	if _, err := api.Call(ctx, http.MethodGet, "/api/rooms/"+code+"/records", nil, &recs); err != nil {
 		t.Fatal(err)
 	}

@@ -651,20 +651,6 @@ func (s *Server) loadRoom(ctx context.Context, code string) (*match.Room, error)
 	return room, nil
 }
 
-// RoomInfo is GET /api/rooms/{code}: what anyone may know of a room.
-type RoomInfo struct {
-	Code       string           `json:"code"`
-	V          int64            `json:"v"`
-	Settings   match.Settings   `json:"settings"`
-	Status     match.Status     `json:"status"`
-	Round      int              `json:"round"`
-	Hole       int              `json:"hole"`
-	Seats      []match.SeatView `json:"seats"`
-	Standings  match.Standings  `json:"standings"`
-	Commitment string           `json:"commitment,omitempty"`
-	Seed       string           `json:"seed,omitempty"`
-}
-
 func (s *Server) getRoom(w http.ResponseWriter, r *http.Request) {
 	room, ok := s.pathRoom(w, r)
 	if !ok {
@@ -672,23 +658,10 @@ func (s *Server) getRoom(w http.ResponseWriter, r *http.Request) {
 	}
 	// A view with no seat and no boards: public information only.
 	v := room.View(match.NoSeat)
-	writeJSON(w, http.StatusOK, RoomInfo{
+	writeJSON(w, http.StatusOK, protocol.RoomInfo{
 		Code: v.Code, V: v.V, Settings: v.Settings, Status: v.Status, Round: v.Round, Hole: v.Hole,
 		Seats: v.Seats, Standings: v.Standings, Commitment: v.Commitment, Seed: v.Seed,
 	})
-}
-
-// Records is GET /api/rooms/{code}/records: every record of every hole
-// that everyone has finished; the seed once the round is over.
-type Records struct {
-	Code       string `json:"code"`
-	Round      int    `json:"round"`
-	Commitment string `json:"commitment,omitempty"`
-	Seed       string `json:"seed,omitempty"`
-	// Deals are a pooled round's deal seeds, with Seed (View.Deals).
-	Deals   []string            `json:"deals,omitempty"`
-	Players []string            `json:"players"`
-	Holes   []match.HoleRecords `json:"holes"`
 }
 
 func (s *Server) getRecords(w http.ResponseWriter, r *http.Request) {
@@ -698,7 +671,7 @@ func (s *Server) getRecords(w http.ResponseWriter, r *http.Request) {
 	}
 	code := room.Code
 	v := room.View(match.NoSeat)
-	out := Records{Code: code, Round: room.Round, Commitment: v.Commitment, Seed: v.Seed, Deals: v.Deals, Players: []string{}, Holes: []match.HoleRecords{}}
+	out := protocol.Records{Code: code, Round: room.Round, Commitment: v.Commitment, Seed: v.Seed, Deals: v.Deals, Players: []string{}, Holes: []match.HoleRecords{}}
 	for _, seat := range room.Seats {
 		out.Players = append(out.Players, seat.Name)
 	}

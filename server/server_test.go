@@ -147,7 +147,7 @@ func TestOneHoleMatch(t *testing.T) {
 			t.Errorf("end view: seed %q, match %+v", v.Seed, v.Standings.Match)
 		}
 	}
-	var recs server.Records
+	var recs protocol.Records
 	if _, err := api.Call(ctx, http.MethodGet, "/api/rooms/"+g1.Code+"/records", nil, &recs); err != nil {
 		t.Fatal(err)
 	}

@@ -16,7 +16,6 @@ import (
 	"golfsolitaire/golf"
 	"golfsolitaire/match"
 	"golfsolitaire/protocol"
-	"golfsolitaire/server"
 	"golfsolitaire/tourney"
 )
 
@@ -236,7 +235,7 @@ func playOracle(t *testing.T, ctx context.Context, e *env, set map[string]any, w
 			t.Fatal(err)
 		}
 	}
-	var recs server.Records
+	var recs protocol.Records
 	if _, err := e.api.Call(ctx, http.MethodGet, "/api/rooms/"+code+"/records", nil, &recs); err != nil {
 		t.Fatal(err)
 	}
@@ -295,7 +294,7 @@ func (s *ostate) clone() *ostate {
 	return &c
 }
 
-func newOracle(t *testing.T, recs server.Records, seats int) *oracle {
+func newOracle(t *testing.T, recs protocol.Records, seats int) *oracle {
 	t.Helper()
 	o := &oracle{seats: seats, solo: seats == 1, deals: map[int]*golf.Deal{}, at: map[int64]*ostate{}, public: map[int64]bool{}, cur: &ostate{}}
 	for _, h := range recs.Holes {
@@ -627,7 +626,7 @@ func TestSettledTournament(t *testing.T) {
 	// hole is safe by now.
 	watch := func(room string, safe bool) {
 		t.Helper()
-		var ew server.EntrantWatch
+		var ew protocol.EntrantWatch
 		log.get(t, ctx, e.api, fmt.Sprint("/api/tournaments/", id, "/entrants/0"), &ew)
 		checked++
 		if ew.Progress == nil {

@@ -90,7 +90,7 @@ func TestDifficultyRoomCostsAPop(t *testing.T) {
 			t.Fatalf("stand %d: %v", h, err)
 		}
 	}
-	var recs server.Records
+	var recs protocol.Records
 	if _, err := e.api.Call(ctx, http.MethodGet, "/api/rooms/"+grants[0].Code+"/records", nil, &recs); err != nil {
 		t.Fatal(err)
 	}

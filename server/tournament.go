@@ -495,20 +495,6 @@ func (s *Server) getTournamentRecords(w http.ResponseWriter, r *http.Request) {
 	})
 }
 
-// EntrantWatch is GET /api/tournaments/{id}/entrants/{n}: watching one
-// player. The hole in play is shown as anyone other than the player may
-// see it (match.Room.Shown): with f = 0 until the hole is safe (progress
-// with the deal's counts, finished and score; no board, which would show
-// the deal to entrants still to start it), whole after.
-type EntrantWatch struct {
-	Row tourney.Row `json:"row"`
-	// Hole is the hole in play (0 before the first, or when finished).
-	Hole     int             `json:"hole"`
-	Progress *match.Progress `json:"progress,omitempty"`
-	Board    *match.Board    `json:"board,omitempty"`
-	Safe     []int           `json:"safe"`
-}
-
 func (s *Server) getEntrant(w http.ResponseWriter, r *http.Request) {
 	n, err := strconv.Atoi(r.PathValue("n"))
 	if err != nil {
@@ -531,7 +517,7 @@ func (s *Server) getEntrant(w http.ResponseWriter, r *http.Request) {
 			s.fail(w, err)
 			return
 		}
-		out := EntrantWatch{Row: in.row, Safe: in.safe}
+		out := protocol.EntrantWatch{Row: in.row, Safe: in.safe}
 		if in.room != "" {
 			if room, err := s.loadRoom(r.Context(), in.room); err == nil && room.Status == match.Playing {
 				if hole := room.CurrentHole(); hole != nil && len(hole.Games) > 0 {

@@ -239,7 +239,7 @@ func TestTournamentStrokePlay(t *testing.T) {
 	if len(recs.Holes) != 0 || recs.Seeds != nil {
 		t.Fatalf("records before any hole is safe: %+v", recs)
 	}
-	var watch server.EntrantWatch
+	var watch protocol.EntrantWatch
 	log.get(t, ctx, api, "/api/tournaments/"+id+"/entrants/2", &watch)
 	if watch.Row.Name != "Cy" || watch.Row.Thru != 0 {
 		t.Fatalf("watching Cy: %+v", watch)

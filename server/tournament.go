@@ -11,7 +11,6 @@ import (
 	"strconv"
 	"strings"
 
-	"golfsolitaire/golf"
 	"golfsolitaire/match"
 	"golfsolitaire/protocol"
 	"golfsolitaire/tourney"
@@ -354,73 +353,38 @@ func (s *Server) playTournament(w http.ResponseWriter, r *http.Request) {
 	})
 }
 
-type playState struct {
-	entrant int
-	account int64
-	view    tourney.View
-	seed    golf.Seed
-	set     match.Settings
-	token   string
-	seat    int
-	match   bool // a knockout match, not a stroke room
-}
-
 func (s *Server) play(ctx context.Context, h *thub, token string) (protocol.PlayGrant, error) {
 	th := hashToken(token)
-	ps, err := readT(ctx, h, func(t *tourney.Tournament) (playState, error) {
-		e := t.EntrantOf(th)
-		if e < 0 {
-			return playState{}, tourney.ErrNoEntrant
-		}
-		switch t.Status {
-		case tourney.Upcoming:
-			return playState{}, tourney.ErrNotStarted
-		case tourney.Closed:
-			return playState{}, tourney.ErrClosed
-		}
-		ps := playState{entrant: e, account: t.Entrants[e].Account, view: t.View(e, false), seed: t.StrokeSeed(), set: t.Settings.StrokeRoomSettings(), token: th}
-		if !t.StrokePlay() {
-			ps.seat, ps.match = -1, true
-			for _, round := range t.Bracket.Rounds {
-				for _, m := range round {
-					if !m.Decided && m.Room != "" && (m.A == e || m.B == e) {
-						ps.seat = map[bool]int{true: 0, false: 1}[m.A == e]
-						ps.view.You.Room = m.Room
-					}
-				}
-			}
-		}
-		return ps, nil
-	})
+	ps, err := readT(ctx, h, func(t *tourney.Tournament) (tourney.Play, error) { return t.PlayOf(th) })
 	if err != nil {
 		return protocol.PlayGrant{}, err
 	}
-	if ps.match {
-		if ps.seat < 0 {
+	if ps.Match {
+		if ps.Seat < 0 {
 			return protocol.PlayGrant{}, fmt.Errorf("%w: your next match is not ready", tourney.ErrNotStarted)
 		}
-		return protocol.PlayGrant{Room: ps.view.You.Room, Seat: ps.seat}, nil
+		return protocol.PlayGrant{Room: ps.View.You.Room, Seat: ps.Seat}, nil
 	}
-	if ps.view.You.Room != "" {
-		s.reconcile(ctx, h, ps.view.You.Room)
-		return protocol.PlayGrant{Room: ps.view.You.Room, Next: ps.view.You.Next}, nil
+	if ps.View.You.Room != "" {
+		s.reconcile(ctx, h, ps.View.You.Room)
+		return protocol.PlayGrant{Room: ps.View.You.Room, Next: ps.View.You.Next}, nil
 	}
-	code, err := s.tournamentRoom(ctx, h.id, ps.set, ps.seed, []string{ps.view.You.Name}, []string{th}, []int64{ps.account})
+	code, err := s.tournamentRoom(ctx, h.id, ps.Settings, ps.Seed, []string{ps.View.You.Name}, []string{th}, []int64{ps.Account})
 	if err != nil {
 		return protocol.PlayGrant{}, err
 	}
 	r := h.change(ctx, func(t *tourney.Tournament) (tourney.Event, error) {
-		return tourney.Event{Kind: tourney.KindRoom, Entrant: ps.entrant, Room: code}, nil
+		return tourney.Event{Kind: tourney.KindRoom, Entrant: ps.Entrant, Room: code}, nil
 	})
 	if errors.Is(r.err, tourney.ErrNoChange) {
 		// Another request made the room first: use that one.
-		if code, err = readT(ctx, h, func(t *tourney.Tournament) (string, error) { return t.Entrants[ps.entrant].Room, nil }); err != nil {
+		if code, err = readT(ctx, h, func(t *tourney.Tournament) (string, error) { return t.Entrants[ps.Entrant].Room, nil }); err != nil {
 			return protocol.PlayGrant{}, err
 		}
 	} else if r.err != nil {
 		return protocol.PlayGrant{}, r.err
 	}
-	return protocol.PlayGrant{Room: code, Next: max(ps.view.You.Next, 1)}, nil
+	return protocol.PlayGrant{Room: code, Next: max(ps.View.You.Next, 1)}, nil
 }
 
 func (s *Server) getLeaderboard(w http.ResponseWriter, r *http.Request) {
@@ -557,61 +521,32 @@ func (s *Server) getEntrantReplay(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.withTournament(w, r, func(h *thub) {
-		type target struct {
-			room   string
-			seat   int
-			safe   bool
-			counts bool
-		}
-		tg, err := readT(r.Context(), h, func(t *tourney.Tournament) (target, error) {
-			if n < 0 || n >= len(t.Entrants) {
-				return target{}, tourney.ErrNoEntrant
-			}
-			rd := round
-			if rd < 0 {
-				rd = 1
-				if t.Settings.Format == tourney.Knockout {
-					rd = 0
-				}
-			}
-			tg := target{seat: -1}
-			if rd == 0 && t.Settings.Qualifying || rd == 1 && t.Settings.Format == tourney.Stroke {
-				e := t.Entrants[n]
-				tg.room, tg.seat, tg.counts = e.Room, 0, hole <= t.Thru(n)
-			} else if t.Bracket != nil && rd >= 1 && rd <= len(t.Bracket.Rounds) {
-				for _, m := range t.Bracket.Rounds[rd-1] {
-					if m.Room != "" && (m.A == n || m.B == n) {
-						tg.room, tg.counts = m.Room, m.Decided
-						tg.seat = map[bool]int{true: 0, false: 1}[m.A == n]
-					}
-				}
-			}
-			tg.safe = t.Safe(rd, hole)
-			return tg, nil
+		tg, err := readT(r.Context(), h, func(t *tourney.Tournament) (tourney.EntrantHole, error) {
+			return t.EntrantHoleOf(n, round, hole)
 		})
 		if err != nil {
 			s.fail(w, err)
 			return
 		}
-		if !tg.safe {
+		if !tg.Safe {
 			writeError(w, http.StatusConflict, protocol.ErrCodeNotFinished, "that hole is not safe yet: its boards are shown once everyone still to play it has finished it")
 			return
 		}
-		if tg.room == "" || tg.seat < 0 || !tg.counts {
+		if tg.Room == "" || tg.Seat < 0 || !tg.Counts {
 			writeError(w, http.StatusNotFound, protocol.ErrCodeNotFinished, "no counted game of that entrant on that hole")
 			return
 		}
-		room, err := s.loadRoom(r.Context(), tg.room)
+		room, err := s.loadRoom(r.Context(), tg.Room)
 		if err != nil {
 			s.fail(w, err)
 			return
 		}
 		for _, hl := range room.Holes {
-			if hl.Number != hole || tg.seat >= len(hl.Games) || !hl.Games[tg.seat].Done {
+			if hl.Number != hole || tg.Seat >= len(hl.Games) || !hl.Games[tg.Seat].Done {
 				continue
 			}
 			// A safe hole is whole for anyone (match.Room.ReplayAt).
-			if rp, ok := room.ReplayAt(hole, tg.seat, match.Whole); ok {
+			if rp, ok := room.ReplayAt(hole, tg.Seat, match.Whole); ok {
 				writeJSON(w, http.StatusOK, rp)
 				return
 			}

@@ -105,7 +105,7 @@ func (s *Server) decodeRoom(data []byte) (*match.Room, error) {
 func (h *hub) started() {
 	h.s.metrics.rooms.Inc()
 	if roomWantsBots(h.room) {
-		h.s.kickBotSweep() // a bot of the room may have lost its instance
+		h.s.bots.Kick() // a bot of the room may have lost its instance
 	}
 	h.schedule()
 	h.recordBests()
@@ -240,7 +240,7 @@ func (h *hub) entry(e store.Entry) {
 				if l.Kind == match.KindAway {
 					h.reassertPresence(l.Seat)
 					if l.Seat >= 0 && l.Seat < len(h.room.Seats) && h.room.Seats[l.Seat].Bot {
-						h.s.kickBotSweep() // its instance may be stopping
+						h.s.bots.Kick() // its instance may be stopping
 					}
 				}
 				return

@@ -13,7 +13,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/alexedwards/scs/v2"
@@ -21,6 +20,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"golfsolitaire/accounts"
+	"golfsolitaire/bot"
+	"golfsolitaire/botrun"
 	"golfsolitaire/limit"
 	"golfsolitaire/match"
 	"golfsolitaire/protocol"
@@ -202,26 +203,16 @@ type Server struct {
 	smetrics *solverMetrics
 
 	// secret seeds hints (analysis.go); id names this instance as the
-	// owner of bot leases; bots are the running bots and their sweep
-	// (bots.go).
+	// owner of bot leases.
 	secret [32]byte
 	id     string
 	// limiter and localLimiter keep the per-client token buckets (limit.go);
 	// socks counts open WebSockets.
 	limiter, localLimiter limit.Limiter
 	socks                 sockets
-	bots                  struct {
-		mu      sync.Mutex
-		ctx     context.Context
-		cancel  context.CancelFunc
-		wg      sync.WaitGroup
-		running atomic.Int32
-		closed  bool
-		// runs holds the lease keys of the bots running here.
-		runs                 map[string]bool
-		kick                 chan struct{}
-		sweepStop, sweepDone chan struct{}
-	}
+	// bots are the running bots and their sweep (package botrun; added
+	// in bots.go).
+	bots *botrun.Runner
 	// botNet carries the bots' connections (botnet.go).
 	botNet *botNet
 	// fair is the fair-play analysis (fairplay.go); nil when off.
@@ -297,17 +288,28 @@ func New(opts Options) (*Server, error) {
 	}
 	s.id = newID()
 	s.initSockets()
-	s.bots.ctx, s.bots.cancel = context.WithCancel(context.Background())
-	s.bots.runs = map[string]bool{}
-	s.bots.kick = make(chan struct{}, 1)
 	if err := s.initAccounts(); err != nil {
 		return nil, err
 	}
+	s.startBotNet()
+	s.bots = botrun.New(botrun.Options{
+		Store: s.store, Owner: s.id, Lease: s.opts.BotLease, SweepEvery: s.opts.BotSweepEvery, Think: s.opts.BotThink,
+		URL: botURL, HTTPClient: s.botNet.client, Gate: func(room string) bot.Gate { return botGate{s: s, room: room} },
+		LoadRoom: func(ctx context.Context, code string) (*match.Room, error) {
+			room, err := s.loadRoom(ctx, code)
+			if errors.Is(err, errRoomNotFound) {
+				return nil, fmt.Errorf("%w: %w", botrun.ErrNoRoom, err)
+			}
+			return room, err
+		},
+		HashToken: hashToken, Now: s.now, Logger: s.log,
+		StoreFailed: func(msg string, err error) { s.outage.warn(s.log, msg, err) },
+		StoreOK:     func() { s.outage.ok(s.log) },
+	})
 	s.startFairplay(opts.Fairplay)
 	s.routes()
 	s.startTournamentClock()
-	s.startBotNet()
-	s.startBotSweep()
+	s.bots.Start()
 	return s, nil
 }
 
@@ -368,7 +370,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // Close stops every bot and every hub; call after the HTTP server has
 // shut down.
 func (s *Server) Close() {
-	s.stopBots()
+	s.bots.Stop()
 	s.stopBotNet()
 	s.stopTournamentClock()
 	s.tasks.stop()

@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -19,11 +18,11 @@ import (
 
 	"golfsolitaire/accounts"
 	"golfsolitaire/fairplay"
+	"golfsolitaire/fairplay/review"
 	"golfsolitaire/fairplay/worker"
 	"golfsolitaire/golf"
 	"golfsolitaire/match"
 	"golfsolitaire/protocol"
-	"golfsolitaire/ratings"
 	"golfsolitaire/solverpool"
 	"golfsolitaire/templates"
 )
@@ -84,8 +83,9 @@ type fairplayState struct {
 	analysed prometheus.Counter
 	flagged  prometheus.Counter
 	failed   prometheus.Counter
-	held     prometheus.Counter
-	voided   prometheus.Counter
+	// holds keeps rated rounds back while a player in them is held for
+	// review (package review).
+	holds *review.Holds
 }
 
 func (s *Server) startFairplay(o *Fairplay) {
@@ -112,13 +112,14 @@ func (s *Server) startFairplay(o *Fairplay) {
 	dropped := counter("golf_fairplay_dropped_total", "Finished holes not analysed because the fair-play queue was full.")
 	f.analysed = counter("golf_fairplay_analysed_total", "Finished holes analysed for fair play.")
 	f.flagged = counter("golf_fairplay_flags_total", "Players flagged for review.")
-	f.held = counter("golf_fairplay_held_total", "Rated rounds held for review (a player in them was flagged).")
-	f.voided = counter("golf_fairplay_voided_total", "Rated rounds voided at once (a player's unfair play was confirmed).")
+	held := counter("golf_fairplay_held_total", "Rated rounds held for review (a player in them was flagged).")
+	voided := counter("golf_fairplay_voided_total", "Rated rounds voided at once (a player's unfair play was confirmed).")
 	f.failed = counter("golf_fairplay_failed_total", "Fair-play analyses that failed (bad record or store error).")
 	if f.pool == nil {
 		f.own = worker.New(cmpOr(o.QueueSize, 256), dropped)
 		f.pool = f.own
 	}
+	f.holds = review.New(review.Options{Store: f.store, Accounts: s.acct.store, Logger: s.log, Now: s.now, Held: held, Voided: voided})
 	s.fair = f
 }
 
@@ -148,23 +149,6 @@ type fairplayJob struct {
 	// they are checked after the analysis.
 	marks bool
 }
-
-// fairplayPlayer is the opaque id evidence is kept under: the account a
-// player was logged in with when they took the seat ("account:ID"), so a
-// new display name or a look-alike one neither splits nor merges
-// evidence; for guests the tournament entry or the seat in the room.
-func fairplayPlayer(r *match.Room, seat *match.Seat) string {
-	switch {
-	case seat.Account != 0:
-		return accountPlayer(accounts.ID(seat.Account))
-	case r.Tournament != "":
-		return "entrant:" + r.Tournament + ":" + seat.Name
-	}
-	return "seat:" + r.Code + ":" + seat.Name
-}
-
-// accountPlayer is the fair-play id of an account.
-func accountPlayer(id accounts.ID) string { return "account:" + strconv.FormatInt(int64(id), 10) }
 
 // seatAccountKey carries, in a request's context, the account a join
 // seats (joinToken reads it): set only by the handlers where the one
@@ -212,7 +196,7 @@ func (s *Server) queueFairplay(r *match.Room, notices []match.Notice) {
 			v: r.Settings.Variant, seed: h.Seed, moves: append([]golf.Move(nil), h.Games[n.Seat].Moves...), rated: r.Settings.Rated && seat.Account == 0,
 			marks: r.Settings.Rated || r.Tournament != "",
 			report: fairplay.HoleReport{
-				Player: fairplayPlayer(r, seat), Name: seat.Name, Room: r.Code, Round: r.Round, Hole: n.Hole,
+				Player: review.Player(r, seat), Name: seat.Name, Room: r.Code, Round: r.Round, Hole: n.Hole,
 				Replay: fmt.Sprintf("/api/rooms/%s/holes/%d/replay", r.Code, n.Hole), Score: n.Score, At: s.now(),
 			},
 		}
@@ -253,7 +237,7 @@ func (s *Server) analyseHole(j fairplayJob) {
 		// quick match seats the partner): its name is its account's.
 		if key, err := accounts.Key(j.report.Name); err == nil {
 			if acc, err := s.acct.store.ByKey(ctx, key); err == nil {
-				j.report.Player = accountPlayer(acc.ID)
+				j.report.Player = review.AccountPlayer(acc.ID)
 			}
 		}
 	}
@@ -319,140 +303,6 @@ func (s *Server) getFairplayFlags(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, protocol.FairplayFlags{Flags: flags})
 }
 
-// heldRound is the payload of a rated round held for review: what
-// ratedRoomChanged would have recorded.
-type heldRound struct {
-	Game accounts.Game `json:"game"`
-	// Accounts are the players' account ids, in Game.Players order (the
-	// archive does not put them in its JSON).
-	Accounts []accounts.ID `json:"accounts"`
-	Places   []int         `json:"places"`
-}
-
-// holdRated is asked by ratedRoomChanged before a rated round is
-// recorded: when a player in it is held for review the round is kept
-// back (fairplay.HeldResult), and moves no rating until every held player
-// in it is cleared; when one is confirmed it is voided. It reports
-// whether the round must not be recorded now. A store that cannot answer
-// does not stop the round being recorded (it is logged).
-func (s *Server) holdRated(ctx context.Context, g accounts.Game, places []int) bool {
-	f := s.fair
-	if f == nil {
-		return false
-	}
-	players := make([]string, len(g.Players))
-	ids := make([]accounts.ID, len(g.Players))
-	held, confirmed := false, ""
-	for i, p := range g.Players {
-		players[i], ids[i] = accountPlayer(p.Account), p.Account
-		st, h, err := f.store.Held(ctx, players[i])
-		if err != nil {
-			f.log.Error("fair-play: cannot tell whether a player is held; the rated round is recorded", "room", g.ID, "err", err)
-			return false
-		}
-		held = held || h
-		if st == fairplay.StatusConfirmed {
-			confirmed = p.Name
-		}
-	}
-	if confirmed != "" {
-		f.voided.Inc()
-		f.log.Info("fair-play: rated round voided (a player's unfair play is confirmed)", "room", g.ID, "player", confirmed)
-		return true
-	}
-	if !held {
-		return false
-	}
-	payload, err := json.Marshal(heldRound{Game: g, Accounts: ids, Places: places})
-	if err == nil {
-		err = f.store.HoldResult(ctx, fairplay.HeldResult{Key: "rated:" + g.ID, Players: players, At: g.Finished, Payload: payload})
-	}
-	if err != nil {
-		f.log.Error("fair-play: rated round not held; it is recorded", "room", g.ID, "err", err)
-		return false
-	}
-	f.held.Inc()
-	f.log.Info("fair-play: rated round held for review", "room", g.ID)
-	// A moderator may have cleared the last held player in between: then
-	// the round is recorded now (a review settles only what it finds).
-	if ok, err := s.releaseHeld(ctx, fairplay.HeldResult{Key: "rated:" + g.ID, Players: players, Payload: payload}); err != nil {
-		f.log.Error("fair-play: held rated round not released", "room", g.ID, "err", err)
-	} else if ok {
-		f.log.Info("fair-play: rated round released at once (its players were cleared meanwhile)", "room", g.ID)
-	}
-	return true
-}
-
-// reviewOutcome is the answer to a review: the flag after it and what
-// became of the held results.
-type reviewOutcome struct {
-	Flag     fairplay.Flag `json:"flag"`
-	Released int           `json:"released"`
-	Voided   int           `json:"voided"`
-}
-
-// review records a moderator's decision and settles the player's held
-// results: confirmed voids them; cleared records (in the ratings) each
-// one in which no other player is still held.
-func (s *Server) review(ctx context.Context, player string, st fairplay.Status) (reviewOutcome, error) {
-	f := s.fair
-	flag, err := f.store.Review(ctx, player, st, s.now())
-	if err != nil {
-		return reviewOutcome{}, err
-	}
-	out := reviewOutcome{Flag: flag}
-	results, err := f.store.Results(ctx, player)
-	if err != nil {
-		return out, err
-	}
-	_, reports, _ := f.store.Player(ctx, player) // the rooms of their latest holes (held.go)
-	defer s.syncReviewed(append(reports, flag.Holes...), results)
-	for _, r := range results {
-		if st == fairplay.StatusConfirmed {
-			if err := f.store.DropResult(ctx, r.Key); err != nil {
-				return out, err
-			}
-			out.Voided++
-			continue
-		}
-		ok, err := s.releaseHeld(ctx, r)
-		if err != nil {
-			return out, err
-		}
-		if ok {
-			out.Released++
-		}
-	}
-	f.log.Info("fair-play review", "player", player, "status", st, "released", out.Released, "voided", out.Voided)
-	return out, nil
-}
-
-// releaseHeld records a held rated round in the ratings, and forgets it,
-// when none of its players is held any more; it reports whether it did.
-func (s *Server) releaseHeld(ctx context.Context, r fairplay.HeldResult) (bool, error) {
-	f := s.fair
-	for _, p := range r.Players {
-		_, h, err := f.store.Held(ctx, p)
-		if err != nil || h {
-			return false, err
-		}
-	}
-	var hr heldRound
-	if err := json.Unmarshal(r.Payload, &hr); err != nil || len(hr.Accounts) != len(hr.Game.Players) {
-		return false, fmt.Errorf("fair-play: held result %s is unreadable: %v", r.Key, err)
-	}
-	for i := range hr.Game.Players {
-		hr.Game.Players[i].Account = hr.Accounts[i]
-	}
-	_, err := s.acct.store.RecordGame(ctx, hr.Game, func(before []ratings.Rating) ([]ratings.Rating, error) {
-		return ratings.Config{}.Round(before, hr.Places)
-	})
-	if err != nil && !errors.Is(err, accounts.ErrDuplicate) {
-		return false, err
-	}
-	return true, f.store.DropResult(ctx, r.Key)
-}
-
 // moderatorCookie carries a moderator's sign-in on the review page: a
 // hash of the token (any instance with the token can check it; the token
 // itself is not in the cookie).
@@ -493,7 +343,7 @@ func (s *Server) postFairplayReview(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, protocol.ErrCodeBadMessage, "no such review action: want clear or confirm")
 		return
 	}
-	out, err := s.review(r.Context(), r.PathValue("player"), st)
+	out, err := s.fair.holds.Review(r.Context(), r.PathValue("player"), st, s.syncReviewed)
 	if errors.Is(err, fairplay.ErrNotFound) {
 		writeError(w, http.StatusNotFound, protocol.ErrCodeBadMessage, "no flag for player "+strconv.Quote(r.PathValue("player")))
 		return
@@ -584,7 +434,7 @@ func (s *Server) postModeratorReview(w http.ResponseWriter, r *http.Request) {
 		s.renderModerator(w, r, http.StatusNotFound, templates.Moderator{In: true, Error: "No such review action: want clear or confirm."})
 		return
 	}
-	if _, err := s.review(r.Context(), r.PathValue("player"), st); err != nil {
+	if _, err := s.fair.holds.Review(r.Context(), r.PathValue("player"), st, s.syncReviewed); err != nil {
 		status, msg := http.StatusInternalServerError, "The review was not recorded: "+err.Error()
 		if errors.Is(err, fairplay.ErrNotFound) {
 			status, msg = http.StatusNotFound, "No flag for player "+strconv.Quote(r.PathValue("player"))+"."

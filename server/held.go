@@ -7,7 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"golfsolitaire/accounts"
 	"golfsolitaire/fairplay"
 	"golfsolitaire/match"
 	"golfsolitaire/tourney"
@@ -33,50 +32,6 @@ import (
 
 // heldSyncTimeout bounds one check of a room's or tournament's marks.
 const heldSyncTimeout = 10 * time.Second
-
-// ratedPlayer is the fair-play id of a rated seat or entry: the account it
-// was taken with, or else the account its name is (a rated seat's or an
-// accounts-only entry's name is its account's); "" when there is none.
-func (s *Server) ratedPlayer(ctx context.Context, account int64, name string) (string, error) {
-	if account != 0 {
-		return accountPlayer(accounts.ID(account)), nil
-	}
-	key, err := accounts.Key(name)
-	if err != nil {
-		return "", nil
-	}
-	a, err := s.acct.store.ByKey(ctx, key)
-	if errors.Is(err, accounts.ErrNotFound) {
-		return "", nil
-	}
-	if err != nil {
-		return "", err
-	}
-	return accountPlayer(a.ID), nil
-}
-
-// heldMark is what a player's mark should be: while the round is in play
-// their hold; once it is over, whether they are held and its result (key)
-// is held (a round held for another player in it marks only that one).
-func (s *Server) heldMark(ctx context.Context, player string, over bool, key string) (bool, error) {
-	if player == "" {
-		return false, nil
-	}
-	_, held, err := s.fair.store.Held(ctx, player)
-	if err != nil || !held || !over {
-		return held, err
-	}
-	rs, err := s.fair.store.Results(ctx, player)
-	if err != nil {
-		return false, err
-	}
-	for _, r := range rs {
-		if r.Key == key {
-			return true, nil
-		}
-	}
-	return false, nil
-}
 
 // syncHeldLater checks the marks of a room (or of the tournament it
 // belongs to) in the background; the log says why one failed.
@@ -136,10 +91,10 @@ func (s *Server) syncRoomOnce(ctx context.Context, code string) bool {
 		if seat.Bot {
 			continue
 		}
-		player, err := s.ratedPlayer(ctx, seat.Account, seat.Name)
+		player, err := s.fair.holds.PlayerOf(ctx, seat.Account, seat.Name)
 		var held bool
 		if err == nil {
-			held, err = s.heldMark(ctx, player, over, key)
+			held, err = s.fair.holds.Mark(ctx, player, over, key)
 		}
 		if err != nil {
 			s.log.Warn("held marks: the fair-play store did not answer", "room", code, "err", err)
@@ -218,10 +173,10 @@ func (s *Server) syncTournamentOnce(ctx context.Context, h *thub, id string) boo
 	}
 	wrote := false
 	for i, e := range sn.entrants {
-		player, err := s.ratedPlayer(ctx, e.account, e.name)
+		player, err := s.fair.holds.PlayerOf(ctx, e.account, e.name)
 		var held bool
 		if err == nil {
-			held, err = s.heldMark(ctx, player, sn.over, "rated:t-"+id)
+			held, err = s.fair.holds.Mark(ctx, player, sn.over, "rated:t-"+id)
 		}
 		if err != nil {
 			s.log.Warn("held marks: the fair-play store did not answer", "tournament", id, "err", err)

@@ -146,8 +146,8 @@ func (s *Server) fillAccounts(ctx context.Context, g *accounts.Game) (string, er
 // first). Fair play (fairplay.go) holds it back first when a player's
 // results are held for review; releaseHeld records it when cleared.
 func (s *Server) recordRated(ctx context.Context, g accounts.Game, places []int) {
-	if s.holdRated(ctx, g, places) {
-		return // fairplay.go: a held player's round waits for review
+	if s.fair != nil && s.fair.holds.Hold(ctx, g, places) {
+		return // fairplay/review: a held player's round waits for review
 	}
 	rec, err := s.acct.store.RecordGame(ctx, g, func(before []ratings.Rating) ([]ratings.Rating, error) {
 		return ratings.Config{}.Round(before, places)

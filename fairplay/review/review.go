@@ -1,0 +1,242 @@
+// Package review holds rated rounds back while a player in them is held
+// for fair-play review, and settles them when a moderator decides:
+// cleared, each round in which no other player is still held is recorded
+// in the ratings; confirmed, the player's held rounds are voided (and
+// later ones as they end). It also says what a player's held mark in the
+// standings should be (docs/fairplay.md, docs/protocol.md "held"). The
+// server runs it with its fair-play store and its accounts store.
+package review
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strconv"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"golfsolitaire/accounts"
+	"golfsolitaire/fairplay"
+	"golfsolitaire/match"
+	"golfsolitaire/ratings"
+)
+
+// Holds decides and keeps the holds of rated rounds.
+type Holds struct {
+	store    fairplay.Store
+	accounts accounts.Store
+	log      *slog.Logger
+	now      func() time.Time
+	held     prometheus.Counter
+	voided   prometheus.Counter
+}
+
+// Options configure Holds; every field is required.
+type Options struct {
+	Store    fairplay.Store
+	Accounts accounts.Store
+	Logger   *slog.Logger
+	Now      func() time.Time
+	// Held and Voided count the rated rounds held for review and those
+	// voided at once (a player's unfair play was confirmed).
+	Held, Voided prometheus.Counter
+}
+
+// New returns the holds.
+func New(o Options) *Holds {
+	return &Holds{store: o.Store, accounts: o.Accounts, log: o.Logger, now: o.Now, held: o.Held, voided: o.Voided}
+}
+
+// Player is the opaque id evidence is kept under: the account a
+// player was logged in with when they took the seat ("account:ID"), so a
+// new display name or a look-alike one neither splits nor merges
+// evidence; for guests the tournament entry or the seat in the room.
+func Player(r *match.Room, seat *match.Seat) string {
+	switch {
+	case seat.Account != 0:
+		return AccountPlayer(accounts.ID(seat.Account))
+	case r.Tournament != "":
+		return "entrant:" + r.Tournament + ":" + seat.Name
+	}
+	return "seat:" + r.Code + ":" + seat.Name
+}
+
+// AccountPlayer is the fair-play id of an account.
+func AccountPlayer(id accounts.ID) string { return "account:" + strconv.FormatInt(int64(id), 10) }
+
+// heldRound is the payload of a rated round held for review: what
+// ratedRoomChanged would have recorded.
+type heldRound struct {
+	Game accounts.Game `json:"game"`
+	// Accounts are the players' account ids, in Game.Players order (the
+	// archive does not put them in its JSON).
+	Accounts []accounts.ID `json:"accounts"`
+	Places   []int         `json:"places"`
+}
+
+// Hold is asked (by the server's ratedRoomChanged) before a rated round is
+// recorded: when a player in it is held for review the round is kept
+// back (fairplay.HeldResult), and moves no rating until every held player
+// in it is cleared; when one is confirmed it is voided. It reports
+// whether the round must not be recorded now. A store that cannot answer
+// does not stop the round being recorded (it is logged).
+func (f *Holds) Hold(ctx context.Context, g accounts.Game, places []int) bool {
+	players := make([]string, len(g.Players))
+	ids := make([]accounts.ID, len(g.Players))
+	held, confirmed := false, ""
+	for i, p := range g.Players {
+		players[i], ids[i] = AccountPlayer(p.Account), p.Account
+		st, h, err := f.store.Held(ctx, players[i])
+		if err != nil {
+			f.log.Error("fair-play: cannot tell whether a player is held; the rated round is recorded", "room", g.ID, "err", err)
+			return false
+		}
+		held = held || h
+		if st == fairplay.StatusConfirmed {
+			confirmed = p.Name
+		}
+	}
+	if confirmed != "" {
+		f.voided.Inc()
+		f.log.Info("fair-play: rated round voided (a player's unfair play is confirmed)", "room", g.ID, "player", confirmed)
+		return true
+	}
+	if !held {
+		return false
+	}
+	payload, err := json.Marshal(heldRound{Game: g, Accounts: ids, Places: places})
+	if err == nil {
+		err = f.store.HoldResult(ctx, fairplay.HeldResult{Key: "rated:" + g.ID, Players: players, At: g.Finished, Payload: payload})
+	}
+	if err != nil {
+		f.log.Error("fair-play: rated round not held; it is recorded", "room", g.ID, "err", err)
+		return false
+	}
+	f.held.Inc()
+	f.log.Info("fair-play: rated round held for review", "room", g.ID)
+	// A moderator may have cleared the last held player in between: then
+	// the round is recorded now (a review settles only what it finds).
+	if ok, err := f.release(ctx, fairplay.HeldResult{Key: "rated:" + g.ID, Players: players, Payload: payload}); err != nil {
+		f.log.Error("fair-play: held rated round not released", "room", g.ID, "err", err)
+	} else if ok {
+		f.log.Info("fair-play: rated round released at once (its players were cleared meanwhile)", "room", g.ID)
+	}
+	return true
+}
+
+// Outcome is the answer to a review: the flag after it and what became
+// of the held results.
+type Outcome struct {
+	Flag     fairplay.Flag `json:"flag"`
+	Released int           `json:"released"`
+	Voided   int           `json:"voided"`
+}
+
+// Review records a moderator's decision and settles the player's held
+// results: confirmed voids them; cleared records (in the ratings) each
+// one in which no other player is still held. Once the results are read,
+// reviewed is given (deferred) the player's latest holes and their held
+// results, whose rooms' marks are to be checked again.
+func (f *Holds) Review(ctx context.Context, player string, st fairplay.Status, reviewed func([]fairplay.HoleReport, []fairplay.HeldResult)) (Outcome, error) {
+	flag, err := f.store.Review(ctx, player, st, f.now())
+	if err != nil {
+		return Outcome{}, err
+	}
+	out := Outcome{Flag: flag}
+	results, err := f.store.Results(ctx, player)
+	if err != nil {
+		return out, err
+	}
+	_, reports, _ := f.store.Player(ctx, player) // the rooms of their latest holes (server/held.go)
+	defer reviewed(append(reports, flag.Holes...), results)
+	for _, r := range results {
+		if st == fairplay.StatusConfirmed {
+			if err := f.store.DropResult(ctx, r.Key); err != nil {
+				return out, err
+			}
+			out.Voided++
+			continue
+		}
+		ok, err := f.release(ctx, r)
+		if err != nil {
+			return out, err
+		}
+		if ok {
+			out.Released++
+		}
+	}
+	f.log.Info("fair-play review", "player", player, "status", st, "released", out.Released, "voided", out.Voided)
+	return out, nil
+}
+
+// release records a held rated round in the ratings, and forgets it,
+// when none of its players is held any more; it reports whether it did.
+func (f *Holds) release(ctx context.Context, r fairplay.HeldResult) (bool, error) {
+	for _, p := range r.Players {
+		_, h, err := f.store.Held(ctx, p)
+		if err != nil || h {
+			return false, err
+		}
+	}
+	var hr heldRound
+	if err := json.Unmarshal(r.Payload, &hr); err != nil || len(hr.Accounts) != len(hr.Game.Players) {
+		return false, fmt.Errorf("fair-play: held result %s is unreadable: %v", r.Key, err)
+	}
+	for i := range hr.Game.Players {
+		hr.Game.Players[i].Account = hr.Accounts[i]
+	}
+	_, err := f.accounts.RecordGame(ctx, hr.Game, func(before []ratings.Rating) ([]ratings.Rating, error) {
+		return ratings.Config{}.Round(before, hr.Places)
+	})
+	if err != nil && !errors.Is(err, accounts.ErrDuplicate) {
+		return false, err
+	}
+	return true, f.store.DropResult(ctx, r.Key)
+}
+
+// PlayerOf is the fair-play id of a rated seat or entry: the account it
+// was taken with, or else the account its name is (a rated seat's or an
+// accounts-only entry's name is its account's); "" when there is none.
+func (f *Holds) PlayerOf(ctx context.Context, account int64, name string) (string, error) {
+	if account != 0 {
+		return AccountPlayer(accounts.ID(account)), nil
+	}
+	key, err := accounts.Key(name)
+	if err != nil {
+		return "", nil
+	}
+	a, err := f.accounts.ByKey(ctx, key)
+	if errors.Is(err, accounts.ErrNotFound) {
+		return "", nil
+	}
+	if err != nil {
+		return "", err
+	}
+	return AccountPlayer(a.ID), nil
+}
+
+// Mark is what a player's mark should be: while the round is in play
+// their hold; once it is over, whether they are held and its result (key)
+// is held (a round held for another player in it marks only that one).
+func (f *Holds) Mark(ctx context.Context, player string, over bool, key string) (bool, error) {
+	if player == "" {
+		return false, nil
+	}
+	_, held, err := f.store.Held(ctx, player)
+	if err != nil || !held || !over {
+		return held, err
+	}
+	rs, err := f.store.Results(ctx, player)
+	if err != nil {
+		return false, err
+	}
+	for _, r := range rs {
+		if r.Key == key {
+			return true, nil
+		}
+	}
+	return false, nil
+}

@@ -143,8 +143,8 @@ func (s *Server) fillAccounts(ctx context.Context, g *accounts.Game) (string, er
 // recordRated moves the players' ratings for a finished rated round or
 // tournament and archives it, in one step of the account store; the store
 // refuses a second record of the same game (another instance got there
-// first). Fair play (fairplay.go) holds it back first when a player's
-// results are held for review; releaseHeld records it when cleared.
+// first). Fair play (package fairplay/review) holds it back first when a
+// player's results are held for review, and records it when cleared.
 func (s *Server) recordRated(ctx context.Context, g accounts.Game, places []int) {
 	if s.fair != nil && s.fair.holds.Hold(ctx, g, places) {
 		return // fairplay/review: a held player's round waits for review

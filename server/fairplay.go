@@ -8,15 +8,12 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"math"
 	"net/http"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 
-	"golfsolitaire/accounts"
 	"golfsolitaire/fairplay"
 	"golfsolitaire/fairplay/review"
 	"golfsolitaire/fairplay/worker"
@@ -72,19 +69,15 @@ const (
 
 // fairplayState is the server's fair-play part; nil when off.
 type fairplayState struct {
-	store    FairplayStore
-	pool     Submitter
-	own      *worker.Worker // the default worker, closed by Close
-	cfg      fairplay.Config
-	rule     fairplay.Rule
-	token    string
-	log      *slog.Logger
-	queued   prometheus.Counter
-	analysed prometheus.Counter
-	flagged  prometheus.Counter
-	failed   prometheus.Counter
-	// holds keeps rated rounds back while a player in them is held for
-	// review (package review).
+	store  FairplayStore
+	pool   Submitter
+	own    *worker.Worker // the default worker, closed by Close
+	token  string
+	log    *slog.Logger
+	queued prometheus.Counter
+	failed prometheus.Counter
+	// holds analyses the holes, flags players and keeps rated rounds
+	// back while a player in them is held for review (package review).
 	holds *review.Holds
 }
 
@@ -92,13 +85,14 @@ func (s *Server) startFairplay(o *Fairplay) {
 	if o == nil {
 		return
 	}
-	f := &fairplayState{store: o.Store, pool: o.Pool, cfg: fairplay.DefaultConfig, rule: fairplay.DefaultRule, token: o.ModeratorToken, log: s.log}
+	f := &fairplayState{store: o.Store, pool: o.Pool, token: o.ModeratorToken, log: s.log}
+	cfg, rule := fairplay.DefaultConfig, fairplay.DefaultRule
 	if o.Config != nil {
-		f.cfg = *o.Config
+		cfg = *o.Config
 	}
-	f.cfg.Key = s.secret
+	cfg.Key = s.secret
 	if o.Rule != nil {
-		f.rule = *o.Rule
+		rule = *o.Rule
 	}
 	if f.store == nil {
 		f.store = fairplay.NewMemoryStore()
@@ -110,8 +104,8 @@ func (s *Server) startFairplay(o *Fairplay) {
 	}
 	f.queued = counter("golf_fairplay_queued_total", "Finished holes queued for fair-play analysis.")
 	dropped := counter("golf_fairplay_dropped_total", "Finished holes not analysed because the fair-play queue was full.")
-	f.analysed = counter("golf_fairplay_analysed_total", "Finished holes analysed for fair play.")
-	f.flagged = counter("golf_fairplay_flags_total", "Players flagged for review.")
+	analysed := counter("golf_fairplay_analysed_total", "Finished holes analysed for fair play.")
+	flagged := counter("golf_fairplay_flags_total", "Players flagged for review.")
 	held := counter("golf_fairplay_held_total", "Rated rounds held for review (a player in them was flagged).")
 	voided := counter("golf_fairplay_voided_total", "Rated rounds voided at once (a player's unfair play was confirmed).")
 	f.failed = counter("golf_fairplay_failed_total", "Fair-play analyses that failed (bad record or store error).")
@@ -119,7 +113,8 @@ func (s *Server) startFairplay(o *Fairplay) {
 		f.own = worker.New(cmpOr(o.QueueSize, 256), dropped)
 		f.pool = f.own
 	}
-	f.holds = review.New(review.Options{Store: f.store, Accounts: s.acct.store, Logger: s.log, Now: s.now, Held: held, Voided: voided})
+	f.holds = review.New(review.Options{Store: f.store, Accounts: s.acct.store, Config: cfg, Rule: rule, Logger: s.log, Now: s.now,
+		Held: held, Voided: voided, Analysed: analysed, Flagged: flagged, Failed: f.failed})
 	s.fair = f
 }
 
@@ -138,13 +133,7 @@ func (s *Server) stopFairplay() {
 
 // fairplayJob is one finished hole to analyse, copied off the room.
 type fairplayJob struct {
-	report fairplay.HoleReport
-	v      golf.Variant
-	seed   golf.Seed
-	moves  []golf.Move
-	// rated: the room is rated, so a seat without an account id is found
-	// by its name, which is its account's (rated.go).
-	rated bool
+	hole review.Hole
 	// marks: the room (or its tournament) may show held marks (held.go):
 	// they are checked after the analysis.
 	marks bool
@@ -192,14 +181,13 @@ func (s *Server) queueFairplay(r *match.Room, notices []match.Notice) {
 		if n.Seat >= len(h.Games) || seat.Bot {
 			continue
 		}
-		job := fairplayJob{
-			v: r.Settings.Variant, seed: h.Seed, moves: append([]golf.Move(nil), h.Games[n.Seat].Moves...), rated: r.Settings.Rated && seat.Account == 0,
-			marks: r.Settings.Rated || r.Tournament != "",
-			report: fairplay.HoleReport{
+		job := fairplayJob{hole: review.Hole{
+			Variant: r.Settings.Variant, Seed: h.Seed, Moves: append([]golf.Move(nil), h.Games[n.Seat].Moves...), Rated: r.Settings.Rated && seat.Account == 0,
+			Report: fairplay.HoleReport{
 				Player: review.Player(r, seat), Name: seat.Name, Room: r.Code, Round: r.Round, Hole: n.Hole,
 				Replay: fmt.Sprintf("/api/rooms/%s/holes/%d/replay", r.Code, n.Hole), Score: n.Score, At: s.now(),
 			},
-		}
+		}, marks: r.Settings.Rated || r.Tournament != ""}
 		if f.pool.Submit(context.Background(), pri, func() { s.analyseInPool(job) }) {
 			f.queued.Inc()
 		}
@@ -211,66 +199,17 @@ func (s *Server) queueFairplay(r *match.Room, notices []match.Notice) {
 // background queue never takes a core the players' solver work needs. The
 // queue's one goroutine waits for it: one analysis in flight at a time.
 func (s *Server) analyseInPool(j fairplayJob) {
-	err := s.solve(context.Background(), solverpool.Low, "fairplay", func() { s.analyseHole(j) })
+	err := s.solve(context.Background(), solverpool.Low, "fairplay", func() {
+		if s.fair.holds.Analyse(j.hole) && j.marks {
+			// held.go: a flag raised now (or a review since the last
+			// hole) shows in the room's standings at once.
+			s.syncHeldLater(j.hole.Report.Room)
+		}
+	})
 	if err != nil && !errors.Is(err, solverpool.ErrClosed) {
 		s.fair.failed.Inc()
-		s.fair.log.Warn("fair-play analysis not run", "room", j.report.Room, "hole", j.report.Hole, "err", err)
+		s.fair.log.Warn("fair-play analysis not run", "room", j.hole.Report.Room, "hole", j.hole.Report.Hole, "err", err)
 	}
-}
-
-// analyseHole runs on the pool: the decision walk, the evidence, a flag.
-func (s *Server) analyseHole(j fairplayJob) {
-	f := s.fair
-	d := golf.NewDeal(j.v, j.seed)
-	a, err := fairplay.AnalyseHole(&d, j.moves, f.cfg)
-	if err != nil {
-		f.failed.Inc()
-		f.log.Warn("fair-play analysis failed", "room", j.report.Room, "hole", j.report.Hole, "err", err)
-		return
-	}
-	f.analysed.Inc()
-	j.report.Analysis, j.report.LogLR = a, a.LogLR()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	if j.rated {
-		// A rated seat taken without the account in the request (rated
-		// quick match seats the partner): its name is its account's.
-		if key, err := accounts.Key(j.report.Name); err == nil {
-			if acc, err := s.acct.store.ByKey(ctx, key); err == nil {
-				j.report.Player = review.AccountPlayer(acc.ID)
-			}
-		}
-	}
-	ev, err := f.store.AddHole(ctx, j.report)
-	if err != nil {
-		f.failed.Inc()
-		f.log.Warn("fair-play evidence not stored", "player", j.report.Player, "err", err)
-		return
-	}
-	if j.marks {
-		// held.go: a flag raised now (or a review since the last hole)
-		// shows in the room's standings at once.
-		defer s.syncHeldLater(j.report.Room)
-	}
-	if !ev.FlaggedBy(f.rule) {
-		return
-	}
-	_, reports, err := f.store.Player(ctx, j.report.Player)
-	if err != nil {
-		f.failed.Inc()
-		return
-	}
-	flag := fairplay.Flag{
-		Player: j.report.Player, Name: j.report.Name, FlaggedAt: s.now(), Score: ev.Score(),
-		Threshold: -math.Log(f.rule.Alpha), Evidence: ev, Holes: reports, Held: true,
-	}
-	if err := f.store.SetFlag(ctx, flag); err != nil {
-		f.failed.Inc()
-		f.log.Warn("fair-play flag not stored", "player", j.report.Player, "err", err)
-		return
-	}
-	f.flagged.Inc()
-	f.log.Info("fair-play flag: results held for review", "player", j.report.Player, "score", ev.Score())
 }
 
 // moderatorAPI reports whether a review API request may go on: review is

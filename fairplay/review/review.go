@@ -1,5 +1,7 @@
-// Package review holds rated rounds back while a player in them is held
-// for fair-play review, and settles them when a moderator decides:
+// Package review is the server's side of fair play: it analyses each
+// finished hole (fairplay.AnalyseHole), keeps the evidence and flags the
+// player it convicts, holds rated rounds back while a player in them is
+// held for review, and settles them when a moderator decides:
 // cleared, each round in which no other player is still held is recorded
 // in the ratings; confirmed, the player's held rounds are voided (and
 // later ones as they end). It also says what a player's held mark in the
@@ -13,6 +15,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math"
 	"strconv"
 	"time"
 
@@ -20,18 +23,25 @@ import (
 
 	"golfsolitaire/accounts"
 	"golfsolitaire/fairplay"
+	"golfsolitaire/golf"
 	"golfsolitaire/match"
 	"golfsolitaire/ratings"
 )
 
-// Holds decides and keeps the holds of rated rounds.
+// Holds analyses finished holes, flags the players the evidence
+// convicts, and decides and keeps the holds of rated rounds.
 type Holds struct {
 	store    fairplay.Store
 	accounts accounts.Store
+	cfg      fairplay.Config
+	rule     fairplay.Rule
 	log      *slog.Logger
 	now      func() time.Time
 	held     prometheus.Counter
 	voided   prometheus.Counter
+	analysed prometheus.Counter
+	flagged  prometheus.Counter
+	failed   prometheus.Counter
 }
 
 // Options configure Holds; every field is required.
@@ -40,14 +50,85 @@ type Options struct {
 	Accounts accounts.Store
 	Logger   *slog.Logger
 	Now      func() time.Time
+	// Config bounds each hole's analysis; Rule is when a player is
+	// flagged.
+	Config fairplay.Config
+	Rule   fairplay.Rule
 	// Held and Voided count the rated rounds held for review and those
-	// voided at once (a player's unfair play was confirmed).
-	Held, Voided prometheus.Counter
+	// voided at once (a player's unfair play was confirmed); Analysed,
+	// Flagged and Failed the holes analysed, the players flagged and the
+	// analyses that failed (bad record or store error).
+	Held, Voided, Analysed, Flagged, Failed prometheus.Counter
 }
 
 // New returns the holds.
 func New(o Options) *Holds {
-	return &Holds{store: o.Store, accounts: o.Accounts, log: o.Logger, now: o.Now, held: o.Held, voided: o.Voided}
+	return &Holds{store: o.Store, accounts: o.Accounts, cfg: o.Config, rule: o.Rule, log: o.Logger, now: o.Now, held: o.Held, voided: o.Voided,
+		analysed: o.Analysed, flagged: o.Flagged, failed: o.Failed}
+}
+
+// Hole is one finished hole to analyse, copied off the room.
+type Hole struct {
+	Report  fairplay.HoleReport
+	Variant golf.Variant
+	Seed    golf.Seed
+	Moves   []golf.Move
+	// Rated: the room is rated, so a seat without an account id is found
+	// by its name, which is its account's.
+	Rated bool
+}
+
+// Analyse runs on the solver pool: the decision walk, the evidence, a
+// flag. It reports whether the evidence was stored (then the held marks
+// of the hole's room are to be checked: a flag raised now, or a review
+// since the last hole, shows in its standings at once).
+func (f *Holds) Analyse(j Hole) bool {
+	d := golf.NewDeal(j.Variant, j.Seed)
+	a, err := fairplay.AnalyseHole(&d, j.Moves, f.cfg)
+	if err != nil {
+		f.failed.Inc()
+		f.log.Warn("fair-play analysis failed", "room", j.Report.Room, "hole", j.Report.Hole, "err", err)
+		return false
+	}
+	f.analysed.Inc()
+	j.Report.Analysis, j.Report.LogLR = a, a.LogLR()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if j.Rated {
+		// A rated seat taken without the account in the request (rated
+		// quick match seats the partner): its name is its account's.
+		if key, err := accounts.Key(j.Report.Name); err == nil {
+			if acc, err := f.accounts.ByKey(ctx, key); err == nil {
+				j.Report.Player = AccountPlayer(acc.ID)
+			}
+		}
+	}
+	ev, err := f.store.AddHole(ctx, j.Report)
+	if err != nil {
+		f.failed.Inc()
+		f.log.Warn("fair-play evidence not stored", "player", j.Report.Player, "err", err)
+		return false
+	}
+	if !ev.FlaggedBy(f.rule) {
+		return true
+	}
+	_, reports, err := f.store.Player(ctx, j.Report.Player)
+	if err != nil {
+		f.failed.Inc()
+		return true
+	}
+	flag := fairplay.Flag{
+		Player: j.Report.Player, Name: j.Report.Name, FlaggedAt: f.now(), Score: ev.Score(),
+		Threshold: -math.Log(f.rule.Alpha), Evidence: ev, Holes: reports, Held: true,
+	}
+	if err := f.store.SetFlag(ctx, flag); err != nil {
+		f.failed.Inc()
+		f.log.Warn("fair-play flag not stored", "player", j.Report.Player, "err", err)
+		return true
+	}
+	f.flagged.Inc()
+	f.log.Info("fair-play flag: results held for review", "player", j.Report.Player, "score", ev.Score())
+	return true
 }
 
 // Player is the opaque id evidence is kept under: the account a

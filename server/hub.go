@@ -462,8 +462,7 @@ func (h *hub) fanout(l match.Logged, v int64) {
 	for c := range h.conns {
 		f, ok := bySeat[c.seat]
 		if !ok {
-			view, _ := json.Marshal(h.room.View(c.seat))
-			f = &seatFrames{ev: h.room.EventView(l, v, c.seat), view: &sentView{v: h.room.Version, json: view}}
+			f = &seatFrames{ev: h.room.EventView(l, v, c.seat), view: &sentView{v: h.room.Version, json: h.encodeView(c.seat, c.sent)}}
 			bySeat[c.seat] = f
 		}
 		if delay && c.seat == match.SpectatorSeat {
@@ -587,14 +586,25 @@ func (h *hub) flushDelayed() {
 	}
 }
 
+// encodeView encodes the seat's view now (View.AppendJSON: the bytes of
+// json.Marshal, without reflection), in a buffer sized from the view last
+// sent, if any.
+func (h *hub) encodeView(seat int, last *sentView) []byte {
+	size := 2048
+	if last != nil {
+		size = len(last.json) + 256
+	}
+	v := h.room.View(seat)
+	return v.AppendJSON(make([]byte, 0, size))
+}
+
 // sendSnapshot sends the connection its whole view: the base of the
 // patches that follow. Connections of one viewer seat that attach at the
 // same version (a crowd of spectators) share one encoded view.
 func (h *hub) sendSnapshot(c *conn) {
 	sv := h.snapshots[c.seat]
 	if sv == nil || sv.v != h.room.Version {
-		view, _ := json.Marshal(h.room.View(c.seat))
-		sv = &sentView{v: h.room.Version, json: view}
+		sv = &sentView{v: h.room.Version, json: h.encodeView(c.seat, c.sent)}
 		if h.snapshots == nil {
 			h.snapshots = map[int]*sentView{}
 		}

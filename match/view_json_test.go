@@ -1,0 +1,205 @@
+package match
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"reflect"
+	"testing"
+	"time"
+
+	"golfsolitaire/golf"
+)
+
+// sameAsMarshal fails unless v.AppendJSON writes what json.Marshal does.
+func sameAsMarshal(t *testing.T, what string, v View) {
+	t.Helper()
+	want, err := json.Marshal(v)
+	if err != nil {
+		t.Fatalf("%s: json.Marshal: %v", what, err)
+	}
+	got := v.AppendJSON(nil)
+	if !bytes.Equal(got, want) {
+		i := 0
+		for i < len(got) && i < len(want) && got[i] == want[i] {
+			i++
+		}
+		t.Fatalf("%s: AppendJSON differs from json.Marshal at byte %d:\n got  …%s\n want …%s", what, i, tail(got, i), tail(want, i))
+	}
+}
+
+func tail(b []byte, i int) string {
+	from := max(0, i-40)
+	return string(b[from:min(len(b), i+60)])
+}
+
+// TestViewAppendJSON plays random rounds of every game, format and kind of
+// room, and after every event compares each viewer's view (every seat, a
+// spectator, nobody) as AppendJSON writes it with json.Marshal's bytes.
+func TestViewAppendJSON(t *testing.T) {
+	t.Parallel()
+	names := []string{"Ana", `Bo "the" <b>&`, "Zoë", "李", "O'Brien"}
+	type room struct {
+		name string
+		set  func(*Settings)
+	}
+	var rooms []room
+	for _, g := range golf.Games {
+		rooms = append(rooms, room{string(g) + " match", func(s *Settings) {
+			s.Variant = golf.Variant{Game: g, Options: g.Defaults()}
+			s.Holes, s.SuddenDeath, s.HoleClock = 2, true, 60
+			if g == golf.DoubleGolf {
+				s.Holes = 1 // two packs: long holes, costly best scores
+			}
+		}})
+	}
+	rooms = append(rooms,
+		room{"stroke of four", func(s *Settings) { s.Format, s.Seats, s.Holes, s.Spectators = Stroke, 4, 2, true }},
+		room{"solo practice", func(s *Settings) {
+			s.Format, s.Seats, s.Holes, s.Deal = Stroke, 1, 2, 12
+			s.Variant.Options.Undo = true
+		}},
+		room{"rated stroke", func(s *Settings) {
+			s.Format, s.Seats, s.Holes, s.Rated, s.Public, s.SpectatorDelay = Stroke, 3, 2, true, false, 30
+		}},
+		room{"jokers and redeals", func(s *Settings) {
+			s.Variant.Options.Jokers, s.Variant.Options.Redeals, s.Variant.Options.Kings = 2, 1, golf.Wrap
+			s.Variant.Options.FreeStart, s.Variant.Options.NegativeScore = true, false
+		}},
+	)
+	for k, rc := range rooms {
+		t.Run(rc.name, func(t *testing.T) {
+			t.Parallel()
+			set := DefaultSettings()
+			rc.set(&set)
+			r, err := NewRoom(Event{Kind: KindCreate, At: t0, Code: "JSON-" + fmt.Sprint(k), Settings: &set})
+			if err != nil {
+				t.Fatal(err)
+			}
+			rng := rand.New(rand.NewPCG(uint64(k), 99))
+			at := t0
+			check := func(what string) {
+				t.Helper()
+				for _, seat := range []int{0, 1, 2, 3, SpectatorSeat, NoSeat} {
+					if seat >= len(r.Seats) && seat >= 0 {
+						continue
+					}
+					sameAsMarshal(t, fmt.Sprintf("%s, v%d, seat %d", what, r.Version, seat), r.View(seat))
+				}
+			}
+			apply := func(ev Event) {
+				t.Helper()
+				at = at.Add(time.Duration(rng.IntN(5000)) * time.Millisecond)
+				ev.At = at
+				if _, err := r.Apply(ev); err != nil {
+					t.Fatalf("%+v: %v", ev, err)
+				}
+				check(string(ev.Kind))
+			}
+			check("created")
+			for i := range set.Seats {
+				apply(Event{Kind: KindJoin, Name: names[(i+k)%len(names)], Token: tokenHash(fmt.Sprint(i))})
+			}
+			for i := range set.Seats {
+				apply(Event{Kind: KindReady, Seat: i, Ready: true, Seed: seedOf(byte(k + 1))})
+			}
+			for steps := 0; r.Status == Playing; steps++ {
+				if steps > 20000 {
+					t.Fatal("round does not end")
+				}
+				h := r.CurrentHole()
+				seat := rng.IntN(len(h.Games))
+				if h.Games[seat].Done {
+					continue
+				}
+				if set.Seats > 1 && rng.IntN(40) == 0 && !r.Seats[seat].Away {
+					apply(Event{Kind: KindAway, Seat: seat})
+					apply(Event{Kind: KindBack, Seat: seat})
+				}
+				legal := h.State(set.Variant, seat).Legal()
+				if len(legal) == 0 || rng.IntN(60) == 0 {
+					apply(Event{Kind: KindStand, Seat: seat, Hole: h.Number})
+				} else {
+					apply(Event{Kind: KindMove, Seat: seat, Hole: h.Number, Move: legal[rng.IntN(len(legal))]})
+				}
+				for _, n := range r.NeedsBest() {
+					ev, _ := bestEvent(r, n)
+					apply(ev)
+				}
+			}
+		})
+	}
+}
+
+// TestViewAppendJSONFields fills every field of a view and its parts with
+// random values, zero or not (a random choice a field, so omitempty and
+// omitzero go both ways), and compares AppendJSON with json.Marshal: a
+// field added to any of them and not to AppendJSON fails here.
+func TestViewAppendJSONFields(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(3, 4))
+	strs := []string{"", "a", "T2", `q"uote`, "<&>", "é", "\x00", "\xff", "日本"}
+	for i := range 3000 {
+		var v View
+		fill(reflect.ValueOf(&v).Elem(), rng, strs, 0)
+		v.Settings.Variant = golf.Variant{Game: golf.Games[i%len(golf.Games)], Options: golf.Games[i%len(golf.Games)].Defaults()}
+		sameAsMarshal(t, fmt.Sprintf("random view %d", i), v)
+	}
+}
+
+// fill sets v (and everything under it) to random values, each field zero
+// half of the time.
+func fill(v reflect.Value, rng *rand.Rand, strs []string, depth int) {
+	if rng.IntN(2) == 0 && depth > 0 {
+		v.SetZero()
+		return
+	}
+	switch v.Kind() {
+	case reflect.Struct:
+		if v.Type() == reflect.TypeFor[time.Time]() {
+			v.Set(reflect.ValueOf(time.Date(2020+rng.IntN(10), time.Month(1+rng.IntN(12)), 1+rng.IntN(28), rng.IntN(24), rng.IntN(60), rng.IntN(60), rng.IntN(3)*rng.IntN(1e9), time.UTC)))
+			return
+		}
+		if v.Type() == reflect.TypeFor[golf.Variant]() {
+			return // json:"-"; set by the caller (its options must fit its game)
+		}
+		for i := range v.NumField() {
+			if v.Type().Field(i).IsExported() {
+				fill(v.Field(i), rng, strs, depth+1)
+			}
+		}
+	case reflect.Pointer:
+		p := reflect.New(v.Type().Elem())
+		fill(p.Elem(), rng, strs, depth+1)
+		v.Set(p)
+	case reflect.Slice:
+		n := rng.IntN(4)
+		s := reflect.MakeSlice(v.Type(), n, n)
+		for i := range n {
+			fill(s.Index(i), rng, strs, depth+1)
+		}
+		v.Set(s)
+	case reflect.String:
+		v.SetString(strs[rng.IntN(len(strs))])
+	case reflect.Int, reflect.Int64:
+		v.SetInt(rng.Int64N(2000) - 1000)
+	case reflect.Bool:
+		v.SetBool(rng.IntN(2) == 0)
+	default:
+		panic("fill: no case for " + v.Type().String())
+	}
+}
+
+// FuzzViewAppendJSON: any player name (every view carries the names)
+// encodes as json.Marshal encodes it.
+func FuzzViewAppendJSON(f *testing.F) {
+	for _, s := range []string{"Ana", "<script>", "a\u2029b", "\xed\xa0\x80", `\"`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, name string) {
+		v := View{Code: name, Seats: []SeatView{{Name: name}}, Standings: Standings{Rows: []Row{{Name: name, PlaceText: name}}}}
+		v.Settings = DefaultSettings()
+		sameAsMarshal(t, "name "+name, v)
+	})
+}

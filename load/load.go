@@ -52,6 +52,10 @@ type Config struct {
 	HTTPClient *http.Client
 	// Seed makes the moves repeatable; 0 for random.
 	Seed uint64
+	// Settle, after the window, waits for this process to go quiet and
+	// counts the CPU it used meanwhile (Result.SettleCPUSeconds). Leave
+	// it off when something else keeps the process busy (an attack).
+	Settle bool
 	// ClientHeader, when set, is the header every simulated client (each
 	// seat of each room, each idle spectator) puts an address of its own
 	// in (10.64.x.y, ...), as a trusted proxy would; a server that trusts
@@ -82,8 +86,13 @@ type Result struct {
 	// the machine do not skew.
 	CPUSeconds     float64 `json:"cpuSeconds"`
 	MovesPerCPUSec float64 `json:"movesPerCpuSec"`
-	Moves          int64   `json:"moves"`
-	MovesPerSec    float64 `json:"movesPerSec"`
+	// SettleCPUSeconds, counted in CPUSeconds, is the CPU time this
+	// process used after the window until it went quiet: work the moves
+	// queued and the server did later (with --serve, the best scores that
+	// its solver, niced below play, put off while the moves came in).
+	SettleCPUSeconds float64 `json:"settleCpuSeconds"`
+	Moves            int64   `json:"moves"`
+	MovesPerSec      float64 `json:"movesPerSec"`
 	// Ack is from sending a move to its ack; Update from sending a move to
 	// an opponent's connection receiving the event of that version.
 	Ack    Latency `json:"ack"`
@@ -228,10 +237,15 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	}
 	wg.Wait()
 	elapsed := time.Since(r.started)
+	var settle time.Duration
+	if cfg.Settle {
+		settle = settleCPU(ctx)
+	}
 	cpu := cpuTime() - cpu0
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	res.SettleCPUSeconds = settle.Seconds()
 
 	res.Seconds = elapsed.Seconds()
 	res.Moves = r.moves.Load()
@@ -662,3 +676,36 @@ func (t *tracker) take() []time.Duration {
 	t.out = nil
 	return out
 }
+
+// settleCPU waits, after the window, until this process goes quiet (less
+// than a tenth of a core over settleEvery), for settleMax at most, and
+// returns the CPU time it used meanwhile: work that the window's moves
+// queued and that the server does later. A server that puts its solver
+// below play (serve --solver-nice) leaves much of its best-score solving
+// for after a burst of moves; leaving that out would make its moves look
+// cheaper than they are.
+func settleCPU(ctx context.Context) time.Duration {
+	start := cpuTime()
+	last := start
+	t := time.NewTicker(settleEvery)
+	defer t.Stop()
+	for deadline := time.Now().Add(settleMax); time.Now().Before(deadline); {
+		select {
+		case <-ctx.Done():
+			return cpuTime() - start
+		case <-t.C:
+		}
+		now := cpuTime()
+		if now-last < settleEvery/10 {
+			return now - start
+		}
+		last = now
+	}
+	return cpuTime() - start
+}
+
+// How settleCPU decides the process is quiet, and how long it waits.
+const (
+	settleEvery = 250 * time.Millisecond
+	settleMax   = 2 * time.Minute
+)

@@ -28,7 +28,6 @@ import (
 	"golfsolitaire/limit"
 	"golfsolitaire/load"
 	"golfsolitaire/server"
-	"golfsolitaire/solverpool"
 )
 
 // loadConfig is the load command's command line.
@@ -52,7 +51,6 @@ type loadConfig struct {
 	watchers   int
 	attackers  int    // attackers of each kind (--attack) in the attacker mix
 	attack     string // comma-separated attack kinds
-	solverNice int    // --solver-nice of the server started with --serve
 }
 
 // attackHeader is the header the attacker mix puts each simulated client's
@@ -96,7 +94,6 @@ func runLoad(ctx context.Context, args []string, e env) error {
 	fs.IntVar(&c.idle, "idle", 0, "extra idle spectator connections; reports the server's memory per connection")
 	fs.BoolVar(&c.baseline, "baseline", false, "also run the same traffic against a bare WebSocket broadcast server and report the ratio")
 	fs.BoolVar(&c.json, "json", false, "print the report as JSON")
-	fs.IntVar(&c.solverNice, "solver-nice", defaultSolverNice, "with --serve, the server's --solver-nice (0-19; 0: solver workers at normal priority, no extra P)")
 	fs.StringVar(&c.pprofAddr, "pprof", "", "with --serve, serve net/http/pprof on this loopback address")
 	fs.StringVar(&c.cpuProfile, "cpuprofile", "", "write a CPU profile of this process (with --serve: server and load generator) to the file")
 	fs.Uint64Var(&c.seed, "seed", 0, "seed of the random moves; 0 for random")
@@ -136,9 +133,6 @@ func runLoad(ctx context.Context, args []string, e env) error {
 		if len(kinds) == 0 {
 			return usageError("load: --attack names no attack; want some of %s", strings.Join(load.AttackKinds, ","))
 		}
-	}
-	if c.solverNice < 0 || c.solverNice > 19 {
-		return usageError("load: --solver-nice must be 0 to 19, not %d", c.solverNice)
 	}
 	if c.pprofAddr != "" && !isLoopback(c.pprofAddr) {
 		return usageError("load: --pprof must be a loopback address")
@@ -206,9 +200,6 @@ func runLoad(ctx context.Context, args []string, e env) error {
 	}
 	rep.Server = res
 	if c.baseline {
-		// The baseline runs with the default GOMAXPROCS, as a bare server
-		// would (the server's solver workers no longer need their Ps).
-		runtime.SetDefaultGOMAXPROCS()
 		base, err := runBaseline(ctx, cfg, e, c.json)
 		if err != nil {
 			return err
@@ -298,18 +289,14 @@ func startLoadServer(ctx context.Context, c loadConfig, e env) (*loadServer, err
 	if c.attackers > 0 {
 		limits = limit.Limits{TrustedHeader: attackHeader}
 	}
-	// The solver runs as serve runs it by default (--solver-nice).
-	solver := solverConfig{workers: solverpool.DefaultWorkers(), nice: c.solverNice}
 	srv, err := server.New(server.Options{
 		Store: st, Logger: slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
 		PlayerRate: unlimited, SpectatorRate: unlimited, Limits: limits,
-		SolverWorkers: solver.workers, SolverNice: solver.nice,
 	})
 	if err != nil {
 		closeStore()
 		return nil, err
 	}
-	solver.procs()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		closeStore()

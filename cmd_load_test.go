@@ -110,7 +110,6 @@ func TestLoadFlags(t *testing.T) {
 		{"no attack", []string{"--serve", "memory", "--attackers", "1", "--attack", ","}, "names no attack"},
 		{"negative attackers", []string{"--serve", "memory", "--attackers", "-1"}, "must not be negative"},
 		{"attackers in a tournament", []string{"--serve", "memory", "--attackers", "1", "--tournament", "4"}, "neither --tournament"},
-		{"solver niceness", []string{"--serve", "memory", "--solver-nice", "20"}, "--solver-nice must be 0 to 19"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

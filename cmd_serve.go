@@ -161,9 +161,6 @@ func runServe(ctx context.Context, args []string, e env) error {
 	if fs.NArg() > 0 {
 		return usageError("serve: unexpected argument %q", fs.Arg(0))
 	}
-	if err := solver.check(); err != nil {
-		return err
-	}
 	var level slog.Level
 	if err := level.UnmarshalText([]byte(c.logLevel)); err != nil {
 		return usageError("serve: --log-level: %v", err)
@@ -233,7 +230,6 @@ func runServe(ctx context.Context, args []string, e env) error {
 		HTTP: server.HTTPTimeouts{ReadHeader: c.readHeaderTimeout, Read: c.readTimeout, Write: c.writeTimeout, Idle: c.idleTimeout},
 	}
 	solver.apply(&opts)
-	solver.procs()
 	opts.Fairplay = fair
 	srv, err := server.New(opts)
 	if err != nil {

@@ -141,15 +141,3 @@ func TestServerLimits(t *testing.T) {
 		t.Errorf("bad flag: %v", err)
 	}
 }
-
-// TestServeSolverNice: a niceness out of 0-19 is a usage error naming the
-// flag, before anything starts.
-func TestServeSolverNice(t *testing.T) {
-	t.Parallel()
-	for _, n := range []string{"-1", "20"} {
-		r := runCmd(t, "", "serve", "--addr", "127.0.0.1:0", "--solver-nice", n)
-		if r.code != 2 || !strings.Contains(r.err, "--solver-nice must be 0 to 19") {
-			t.Errorf("serve --solver-nice %s: exit %d, %q; want exit 2 and the range", n, r.code, r.err)
-		}
-	}
-}

@@ -98,10 +98,6 @@ type Options struct {
 	// hints, a room for its best scores and its bots) may have queued or
 	// running; past it the request is refused with solver_busy. Default 2.
 	SolverPerClient int
-	// SolverNice, when positive, runs the solver workers on OS threads
-	// of that niceness (solverpool.Options.Nice); 0 leaves them as they
-	// are. The serve command sets it and gives each worker a P of its own.
-	SolverNice int
 	// SeedPools keeps the pools of pre-rated deals for winnableOnly and
 	// difficulty rounds; default Store's (shared on Redis, in memory with
 	// the memory store).

@@ -169,7 +169,7 @@ func (s *Server) prepareTournamentDeals(id string, set tourney.Settings, seeds [
 func (s *Server) newSolverParts() {
 	s.solver = s.opts.Solver
 	if s.solver == nil {
-		s.solver = solverpool.New(solverpool.Options{Workers: s.opts.SolverWorkers, PerClient: s.opts.SolverPerClient, Nice: s.opts.SolverNice})
+		s.solver = solverpool.New(solverpool.Options{Workers: s.opts.SolverWorkers, PerClient: s.opts.SolverPerClient})
 	}
 	// Every solver run of the rooms' and tournaments' analyzer (best
 	// scores, ratings, tournament deals and bests, rounds started before

@@ -63,12 +63,6 @@ type Options struct {
 	// default 2. The empty client ("") has no quota (the server's own
 	// background work).
 	PerClient int
-	// Nice, when positive, runs each worker on an OS thread of its own
-	// with that niceness (Linux; elsewhere the workers run as usual).
-	// With a P for each worker beyond the cores (GOMAXPROCS), a solve
-	// then takes the CPU that play leaves idle instead of a core that
-	// play is waiting for (docs/performance.md).
-	Nice int
 }
 
 // DefaultWorkers is GOMAXPROCS-1, at least 1: the solver leaves a core to
@@ -211,13 +205,6 @@ func (p *Pool) release(client string) {
 
 func (p *Pool) work() {
 	defer p.wg.Done()
-	if p.opts.Nice > 0 {
-		// The thread is never unlocked: when the worker ends, the
-		// runtime ends its thread rather than run other goroutines on it
-		// at the lower priority.
-		runtime.LockOSThread()
-		_ = niceThread(p.opts.Nice) // not allowed here: run as usual
-	}
 	for {
 		p.mu.Lock()
 		var j *job

@@ -88,8 +88,8 @@ type Result struct {
 	MovesPerCPUSec float64 `json:"movesPerCpuSec"`
 	// SettleCPUSeconds, counted in CPUSeconds, is the CPU time this
 	// process used after the window until it went quiet: work the moves
-	// queued and the server did later (with --serve, the best scores that
-	// its solver, niced below play, put off while the moves came in).
+	// queued and the server did later (with --serve, best scores its
+	// solver had not reached when the moves stopped).
 	SettleCPUSeconds float64 `json:"settleCpuSeconds"`
 	Moves            int64   `json:"moves"`
 	MovesPerSec      float64 `json:"movesPerSec"`
@@ -680,10 +680,9 @@ func (t *tracker) take() []time.Duration {
 // settleCPU waits, after the window, until this process goes quiet (less
 // than a tenth of a core over settleEvery), for settleMax at most, and
 // returns the CPU time it used meanwhile: work that the window's moves
-// queued and that the server does later. A server that puts its solver
-// below play (serve --solver-nice) leaves much of its best-score solving
-// for after a burst of moves; leaving that out would make its moves look
-// cheaper than they are.
+// queued and that the server does later (best scores still queued when
+// the moves stop); leaving it out would make the moves look cheaper than
+// they are.
 func settleCPU(ctx context.Context) time.Duration {
 	start := cpuTime()
 	last := start

@@ -14,28 +14,12 @@ import (
 // the hub does, View.AppendJSON) and
 // diff each viewer's view against the one it was sent before.
 func BenchmarkMoveViews(b *testing.B) {
-	set := DefaultSettings()
-	set.Format, set.Seats, set.Holes, set.Spectators = Matchplay, 2, 18, true
 	rng := rand.New(rand.NewPCG(1, 2))
 	var r *Room
 	var last [3][]byte
 	viewers := []int{0, 1, SpectatorSeat}
 	fresh := func() {
-		var err error
-		r, err = NewRoom(Event{Kind: KindCreate, At: t0, Code: "BENCH", Settings: &set})
-		if err != nil {
-			b.Fatal(err)
-		}
-		for i, n := range []string{"Ana", "Bo"} {
-			if _, err := r.Apply(Event{Kind: KindJoin, At: t0, Name: n, Token: tokenHash(string(rune('a' + i)))}); err != nil {
-				b.Fatal(err)
-			}
-		}
-		for seat := range 2 {
-			if _, err := r.Apply(Event{Kind: KindReady, At: t0, Seat: seat, Ready: true, Seed: seedOf(7)}); err != nil {
-				b.Fatal(err)
-			}
-		}
+		r = benchMatch(b)
 		for k, s := range viewers {
 			last[k], _ = json.Marshal(r.View(s))
 		}
@@ -76,4 +60,26 @@ func BenchmarkMoveViews(b *testing.B) {
 			last[k] = j
 		}
 	}
+}
+
+// benchMatch is an eighteen-hole, two-seat match with spectators, its
+// first hole just dealt.
+func benchMatch(b *testing.B) *Room {
+	set := DefaultSettings()
+	set.Format, set.Seats, set.Holes, set.Spectators = Matchplay, 2, 18, true
+	r, err := NewRoom(Event{Kind: KindCreate, At: t0, Code: "BENCH", Settings: &set})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for i, n := range []string{"Ana", "Bo"} {
+		if _, err := r.Apply(Event{Kind: KindJoin, At: t0, Name: n, Token: tokenHash(string(rune('a' + i)))}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	for seat := range 2 {
+		if _, err := r.Apply(Event{Kind: KindReady, At: t0, Seat: seat, Ready: true, Seed: seedOf(7)}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return r
 }

@@ -54,62 +54,29 @@ func (v *View) AppendJSON(b []byte) []byte {
 	b = append(b, `,"you":`...)
 	b = strconv.AppendInt(b, int64(v.You), 10)
 	b = append(b, `,"seats":`...)
-	if v.Seats == nil {
-		b = append(b, "null"...)
-	} else {
-		b = append(b, '[')
-		for i := range v.Seats {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = v.Seats[i].appendJSON(b)
-		}
-		b = append(b, ']')
-	}
+	b = appendList(b, v.Seats, (*SeatView).appendJSON)
 	if v.Board != nil {
 		b = append(b, `,"board":`...)
 		b = v.Board.appendJSON(b)
 	}
 	if len(v.Boards) > 0 {
-		b = append(b, `,"boards":[`...)
-		for i, x := range v.Boards {
-			if i > 0 {
-				b = append(b, ',')
+		b = append(b, `,"boards":`...)
+		b = appendList(b, v.Boards, func(x **Board, b []byte) []byte {
+			if *x == nil {
+				return append(b, "null"...)
 			}
-			if x == nil {
-				b = append(b, "null"...)
-			} else {
-				b = x.appendJSON(b)
-			}
-		}
-		b = append(b, ']')
+			return (*x).appendJSON(b)
+		})
 	}
 	b = append(b, `,"progress":`...)
-	if v.Progress == nil {
-		b = append(b, "null"...)
-	} else {
-		b = append(b, '[')
-		for i := range v.Progress {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = v.Progress[i].appendJSON(b)
-		}
-		b = append(b, ']')
-	}
+	b = appendList(b, v.Progress, (*Finish).appendJSON)
 	b = append(b, `,"standings":`...)
 	b = v.Standings.appendJSON(b)
 	b = append(b, `,"revealed":`...)
 	b = appendInts(b, v.Revealed)
 	if len(v.Best) > 0 {
-		b = append(b, `,"best":[`...)
-		for i := range v.Best {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = v.Best[i].appendJSON(b)
-		}
-		b = append(b, ']')
+		b = append(b, `,"best":`...)
+		b = appendList(b, v.Best, (*HoleBest).appendJSON)
 	}
 	if v.Difficulty != 0 {
 		b = append(b, `,"difficulty":`...)
@@ -208,18 +175,7 @@ func (x *Board) appendJSON(b []byte) []byte {
 	b = append(b, `,"layout":`...)
 	b = appendString(b, x.Layout)
 	b = append(b, `,"piles":`...)
-	if x.Piles == nil {
-		b = append(b, "null"...)
-	} else {
-		b = append(b, '[')
-		for i, p := range x.Piles {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = appendStrings(b, p)
-		}
-		b = append(b, ']')
-	}
+	b = appendList(b, x.Piles, func(p *[]string, b []byte) []byte { return appendStrings(b, *p) })
 	b = append(b, `,"waste":`...)
 	b = appendStrings(b, x.Waste)
 	b = append(b, `,"stockLeft":`...)
@@ -281,18 +237,7 @@ func (s *Standings) appendJSON(b []byte) []byte {
 	b = append(b, `,"par":`...)
 	b = strconv.AppendInt(b, int64(s.Par), 10)
 	b = append(b, `,"rows":`...)
-	if s.Rows == nil {
-		b = append(b, "null"...)
-	} else {
-		b = append(b, '[')
-		for i := range s.Rows {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = s.Rows[i].appendJSON(b)
-		}
-		b = append(b, ']')
-	}
+	b = appendList(b, s.Rows, (*Row).appendJSON)
 	if m := s.Match; m != nil {
 		b = append(b, `,"match":{"leader":`...)
 		b = strconv.AppendInt(b, int64(m.Leader), 10)
@@ -392,50 +337,37 @@ func appendString(b []byte, s string) []byte {
 	return append(b, '"')
 }
 
-func appendStrings(b []byte, ss []string) []byte {
-	if ss == nil {
+// appendList appends xs as a JSON array (null when nil), each element
+// written by elem.
+func appendList[T any](b []byte, xs []T, elem func(*T, []byte) []byte) []byte {
+	if xs == nil {
 		return append(b, "null"...)
 	}
 	b = append(b, '[')
-	for i, s := range ss {
+	for i := range xs {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendString(b, s)
+		b = elem(&xs[i], b)
 	}
 	return append(b, ']')
+}
+
+func appendStrings(b []byte, ss []string) []byte {
+	return appendList(b, ss, func(s *string, b []byte) []byte { return appendString(b, *s) })
 }
 
 func appendInts(b []byte, xs []int) []byte {
-	if xs == nil {
-		return append(b, "null"...)
-	}
-	b = append(b, '[')
-	for i, x := range xs {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = strconv.AppendInt(b, int64(x), 10)
-	}
-	return append(b, ']')
+	return appendList(b, xs, func(x *int, b []byte) []byte { return strconv.AppendInt(b, int64(*x), 10) })
 }
 
 func appendIntPtrs(b []byte, xs []*int) []byte {
-	if xs == nil {
-		return append(b, "null"...)
-	}
-	b = append(b, '[')
-	for i, x := range xs {
-		if i > 0 {
-			b = append(b, ',')
+	return appendList(b, xs, func(x **int, b []byte) []byte {
+		if *x == nil {
+			return append(b, "null"...)
 		}
-		if x == nil {
-			b = append(b, "null"...)
-		} else {
-			b = strconv.AppendInt(b, int64(*x), 10)
-		}
-	}
-	return append(b, ']')
+		return strconv.AppendInt(b, int64(**x), 10)
+	})
 }
 
 // appendTime appends t as time.Time.MarshalJSON writes it (RFC 3339 with

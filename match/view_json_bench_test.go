@@ -6,23 +6,10 @@ import (
 )
 
 // BenchmarkViewJSON encodes a player's view of a two-seat match in play
-// with json.Marshal and with View.AppendJSON (as the hub does).
+// (benchMatch) with json.Marshal and with View.AppendJSON (as the hub
+// does).
 func BenchmarkViewJSON(b *testing.B) {
-	set := DefaultSettings()
-	r, err := NewRoom(Event{Kind: KindCreate, At: t0, Code: "BENCH", Settings: &set})
-	if err != nil {
-		b.Fatal(err)
-	}
-	for i, n := range []string{"Ana", "Bo"} {
-		if _, err := r.Apply(Event{Kind: KindJoin, At: t0, Name: n, Token: tokenHash(string(rune('a' + i)))}); err != nil {
-			b.Fatal(err)
-		}
-	}
-	for seat := range 2 {
-		if _, err := r.Apply(Event{Kind: KindReady, At: t0, Seat: seat, Ready: true, Seed: seedOf(7)}); err != nil {
-			b.Fatal(err)
-		}
-	}
+	r := benchMatch(b)
 	v := r.View(0)
 	size := len(v.AppendJSON(nil))
 	b.Run("marshal", func(b *testing.B) {

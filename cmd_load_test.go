@@ -35,6 +35,9 @@ func TestLoad(t *testing.T) {
 			if want := float64(s.Bytes) / float64(s.Moves) / float64(s.Players); s.Bytes == 0 || s.BytesPerMovePerRecipient != want {
 				t.Errorf("bytes per move per recipient %v, want %d bytes / %d moves / %d players = %v", s.BytesPerMovePerRecipient, s.Bytes, s.Moves, s.Players, want)
 			}
+			if s.SettleCPUSeconds < 0 || s.SettleCPUSeconds > s.CPUSeconds {
+				t.Errorf("settle CPU %v s, not part of the run's %v s", s.SettleCPUSeconds, s.CPUSeconds)
+			}
 			if !tt.baseline {
 				return
 			}

@@ -684,23 +684,29 @@ func (t *tracker) take() []time.Duration {
 // the moves stop); leaving it out would make the moves look cheaper than
 // they are.
 func settleCPU(ctx context.Context) time.Duration {
-	start := cpuTime()
-	last := start
 	t := time.NewTicker(settleEvery)
 	defer t.Stop()
-	for deadline := time.Now().Add(settleMax); time.Now().Before(deadline); {
+	return settle(ctx, cpuTime, t.C, int(settleMax/settleEvery))
+}
+
+// settle is settleCPU with its clock given: cpu reads the CPU time used,
+// tick fires every settleEvery, and at most ticks are waited for.
+func settle(ctx context.Context, cpu func() time.Duration, tick <-chan time.Time, ticks int) time.Duration {
+	start := cpu()
+	last := start
+	for range ticks {
 		select {
 		case <-ctx.Done():
-			return cpuTime() - start
-		case <-t.C:
+			return cpu() - start
+		case <-tick:
 		}
-		now := cpuTime()
+		now := cpu()
 		if now-last < settleEvery/10 {
 			return now - start
 		}
 		last = now
 	}
-	return cpuTime() - start
+	return cpu() - start
 }
 
 // How settleCPU decides the process is quiet, and how long it waits.

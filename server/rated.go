@@ -95,7 +95,7 @@ func (s *Server) ratedRoomChanged(ctx context.Context, room *match.Room, notices
 	}
 	ended := false
 	for _, n := range notices {
-		ended = ended || n.Kind == "roundEnded"
+		ended = ended || n.Kind == match.NoticeRoundEnded
 	}
 	if !ended {
 		return

@@ -256,21 +256,27 @@ type viewWire struct {
 	Settings json.RawMessage `json:"settings"`
 }
 
+// decode reads a view with match.DecodeView, or with encoding/json when
+// the view is not in the form the server writes.
 func (d *viewDecoder) decode(b []byte, v *match.View) error {
-	var w viewWire
-	if err := json.Unmarshal(b, &w); err != nil {
-		return err
+	raw, ok := match.DecodeView(b, v)
+	if !ok {
+		var w viewWire
+		if err := json.Unmarshal(b, &w); err != nil {
+			return err
+		}
+		*v, raw = w.View, w.Settings
 	}
-	if d.raw == nil || !bytes.Equal(w.Settings, d.raw) {
+	if d.raw == nil || !bytes.Equal(raw, d.raw) {
 		var s match.Settings
-		if len(w.Settings) > 0 {
-			if err := json.Unmarshal(w.Settings, &s); err != nil {
+		if len(raw) > 0 {
+			if err := json.Unmarshal(raw, &s); err != nil {
 				return err
 			}
 		}
-		d.raw, d.settings = w.Settings, s
+		// raw may be part of b (match.DecodeView's): keep a copy.
+		d.raw, d.settings = bytes.Clone(raw), s
 	}
-	*v = w.View
 	v.Settings = d.settings
 	return nil
 }

@@ -64,21 +64,21 @@ func BenchmarkMoveViews(b *testing.B) {
 
 // benchMatch is an eighteen-hole, two-seat match with spectators, its
 // first hole just dealt.
-func benchMatch(b *testing.B) *Room {
+func benchMatch(tb testing.TB) *Room {
 	set := DefaultSettings()
 	set.Format, set.Seats, set.Holes, set.Spectators = Matchplay, 2, 18, true
 	r, err := NewRoom(Event{Kind: KindCreate, At: t0, Code: "BENCH", Settings: &set})
 	if err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
 	for i, n := range []string{"Ana", "Bo"} {
 		if _, err := r.Apply(Event{Kind: KindJoin, At: t0, Name: n, Token: tokenHash(string(rune('a' + i)))}); err != nil {
-			b.Fatal(err)
+			tb.Fatal(err)
 		}
 	}
 	for seat := range 2 {
 		if _, err := r.Apply(Event{Kind: KindReady, At: t0, Seat: seat, Ready: true, Seed: seedOf(7)}); err != nil {
-			b.Fatal(err)
+			tb.Fatal(err)
 		}
 	}
 	return r

@@ -39,14 +39,21 @@ func tail(b []byte, i int) string {
 // spectator, nobody) as AppendJSON writes it with json.Marshal's bytes.
 func TestViewAppendJSON(t *testing.T) {
 	t.Parallel()
-	names := []string{"Ana", `Bo "the" <b>&`, "Zoë", "李", "O'Brien"}
-	type room struct {
-		name string
-		set  func(*Settings)
-	}
-	var rooms []room
+	eachRoomView(t, func(t *testing.T, what string, v View) { sameAsMarshal(t, what, v) })
+}
+
+// viewRoom is a kind of room whose views the JSON tests play through.
+type viewRoom struct {
+	name string
+	set  func(*Settings)
+}
+
+// viewRooms are every game as a match, and stroke play, solo practice,
+// rated and variant rooms.
+func viewRooms() []viewRoom {
+	var rooms []viewRoom
 	for _, g := range golf.Games {
-		rooms = append(rooms, room{string(g) + " match", func(s *Settings) {
+		rooms = append(rooms, viewRoom{string(g) + " match", func(s *Settings) {
 			s.Variant = golf.Variant{Game: g, Options: g.Defaults()}
 			s.Holes, s.SuddenDeath, s.HoleClock = 2, true, 60
 			if g == golf.DoubleGolf {
@@ -54,21 +61,28 @@ func TestViewAppendJSON(t *testing.T) {
 			}
 		}})
 	}
-	rooms = append(rooms,
-		room{"stroke of four", func(s *Settings) { s.Format, s.Seats, s.Holes, s.Spectators = Stroke, 4, 2, true }},
-		room{"solo practice", func(s *Settings) {
+	return append(rooms,
+		viewRoom{"stroke of four", func(s *Settings) { s.Format, s.Seats, s.Holes, s.Spectators = Stroke, 4, 2, true }},
+		viewRoom{"solo practice", func(s *Settings) {
 			s.Format, s.Seats, s.Holes, s.Deal = Stroke, 1, 2, 12
 			s.Variant.Options.Undo = true
 		}},
-		room{"rated stroke", func(s *Settings) {
+		viewRoom{"rated stroke", func(s *Settings) {
 			s.Format, s.Seats, s.Holes, s.Rated, s.Public, s.SpectatorDelay = Stroke, 3, 2, true, false, 30
 		}},
-		room{"jokers and redeals", func(s *Settings) {
+		viewRoom{"jokers and redeals", func(s *Settings) {
 			s.Variant.Options.Jokers, s.Variant.Options.Redeals, s.Variant.Options.Kings = 2, 1, golf.Wrap
 			s.Variant.Options.FreeStart, s.Variant.Options.NegativeScore = true, false
 		}},
 	)
-	for k, rc := range rooms {
+}
+
+// eachRoomView plays a random round in each of viewRooms (a parallel
+// subtest each), and after every event calls check with each viewer's
+// view (every seat, a spectator, nobody).
+func eachRoomView(t *testing.T, check func(t *testing.T, what string, v View)) {
+	names := []string{"Ana", `Bo "the" <b>&`, "Zoë", "李", "O'Brien"}
+	for k, rc := range viewRooms() {
 		t.Run(rc.name, func(t *testing.T) {
 			t.Parallel()
 			set := DefaultSettings()
@@ -80,7 +94,7 @@ func TestViewAppendJSON(t *testing.T) {
 			rng := rand.New(rand.NewPCG(uint64(k), 99))
 			at := t0
 			events := 0
-			check := func(what string) {
+			views := func(what string) {
 				t.Helper()
 				// Under -race (some thirty times slower here, and nothing
 				// concurrent to find) every seventh event is checked;
@@ -92,7 +106,7 @@ func TestViewAppendJSON(t *testing.T) {
 					if seat >= len(r.Seats) && seat >= 0 {
 						continue
 					}
-					sameAsMarshal(t, fmt.Sprintf("%s, v%d, seat %d", what, r.Version, seat), r.View(seat))
+					check(t, fmt.Sprintf("%s, v%d, seat %d", what, r.Version, seat), r.View(seat))
 				}
 			}
 			apply := func(ev Event) {
@@ -102,9 +116,9 @@ func TestViewAppendJSON(t *testing.T) {
 				if _, err := r.Apply(ev); err != nil {
 					t.Fatalf("%+v: %v", ev, err)
 				}
-				check(string(ev.Kind))
+				views(string(ev.Kind))
 			}
-			check("created")
+			views("created")
 			for i := range set.Seats {
 				apply(Event{Kind: KindJoin, Name: names[(i+k)%len(names)], Token: tokenHash(fmt.Sprint(i))})
 			}
@@ -145,18 +159,27 @@ func TestViewAppendJSON(t *testing.T) {
 // field added to any of them and not to AppendJSON fails here.
 func TestViewAppendJSONFields(t *testing.T) {
 	t.Parallel()
+	for i, v := range randomViews() {
+		sameAsMarshal(t, fmt.Sprintf("random view %d", i), v)
+	}
+}
+
+// randomViews are views with every field filled by fill (their settings
+// a valid variant, the rest of them random).
+func randomViews() []View {
 	rng := rand.New(rand.NewPCG(3, 4))
 	strs := []string{"", "a", "T2", `q"uote`, "<&>", "é", "\x00", "\xff", "日本"}
 	n := 3000
 	if raceEnabled {
 		n = 300 // all 3,000 in .ci/run's property checks, without -race
 	}
-	for i := range n {
-		var v View
-		fill(reflect.ValueOf(&v).Elem(), rng, strs, 0)
+	views := make([]View, n)
+	for i := range views {
+		v := &views[i]
+		fill(reflect.ValueOf(v).Elem(), rng, strs, 0)
 		v.Settings.Variant = golf.Variant{Game: golf.Games[i%len(golf.Games)], Options: golf.Games[i%len(golf.Games)].Defaults()}
-		sameAsMarshal(t, fmt.Sprintf("random view %d", i), v)
 	}
+	return views
 }
 
 // fill sets v (and everything under it) to random values, each field zero

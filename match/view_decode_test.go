@@ -1,0 +1,170 @@
+package match
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// viewWire is a view with its settings held as sent, as the client reads
+// it (DecodeView's result).
+type viewWire struct {
+	View
+	Settings json.RawMessage `json:"settings"`
+}
+
+// sameAsUnmarshal reads b with DecodeView and, when DecodeView takes it,
+// fails unless json.Unmarshal takes it too and reads the same view and
+// settings, and the same view with its settings decoded whenever it
+// decodes the view whole. It reports whether DecodeView took b.
+func sameAsUnmarshal(t *testing.T, what string, b []byte) bool {
+	t.Helper()
+	var v View
+	raw, ok := DecodeView(b, &v)
+	if !ok {
+		if !reflect.DeepEqual(v, View{}) || raw != nil {
+			t.Fatalf("%s: DecodeView declined but left a view or settings: %+v %q", what, v, raw)
+		}
+		return false
+	}
+	var w viewWire
+	if err := json.Unmarshal(b, &w); err != nil {
+		t.Fatalf("%s: DecodeView took what json.Unmarshal refuses (%v):\n%s", what, err, b)
+	}
+	if !bytes.Equal(raw, w.Settings) {
+		t.Fatalf("%s: settings differ:\n got  %s\n want %s", what, raw, w.Settings)
+	}
+	if !reflect.DeepEqual(v, w.View) {
+		t.Fatalf("%s: DecodeView differs from json.Unmarshal:\n got  %#v\n want %#v\n of %s", what, v, w.View, b)
+	}
+	var whole View
+	if json.Unmarshal(b, &whole) == nil {
+		if err := json.Unmarshal(raw, &v.Settings); err != nil {
+			t.Fatalf("%s: the view decodes whole but not its settings: %v", what, err)
+		}
+		if !reflect.DeepEqual(v, whole) {
+			t.Fatalf("%s: DecodeView and its settings differ from json.Unmarshal of the view:\n got  %#v\n want %#v", what, v, whole)
+		}
+	}
+	return true
+}
+
+// TestDecodeView reads every view of random rounds of every game and kind
+// of room (TestViewAppendJSON's), and views with random values in every
+// field (TestViewAppendJSONFields'), as AppendJSON writes them: DecodeView
+// must take every one (no fallback to encoding/json) and read what
+// json.Unmarshal reads.
+func TestDecodeView(t *testing.T) {
+	t.Parallel()
+	t.Run("rounds", func(t *testing.T) {
+		t.Parallel()
+		eachRoomView(t, func(t *testing.T, what string, v View) {
+			if b := v.AppendJSON(nil); !sameAsUnmarshal(t, what, b) {
+				t.Fatalf("%s: DecodeView declined AppendJSON's view:\n%s", what, b)
+			}
+		})
+	})
+	t.Run("fields", func(t *testing.T) {
+		t.Parallel()
+		for i, v := range randomViews() {
+			what := fmt.Sprintf("random view %d", i)
+			if b := v.AppendJSON(nil); !sameAsUnmarshal(t, what, b) {
+				t.Fatalf("%s: DecodeView declined AppendJSON's view:\n%s", what, b)
+			}
+		}
+	})
+}
+
+// viewMutations are changes to a view as AppendJSON writes it that
+// json.Unmarshal still takes (most of them) but DecodeView declines, and
+// a few it takes (decline false): FuzzDecodeView's seeds too.
+var viewMutations = []struct {
+	name, old, new string
+	decline        bool
+}{
+	{"space", `"v":`, `"v": `, true},
+	{"newline at the end", `}`, "}\n", true},
+	{"key case", `"code":`, `"Code":`, true},
+	{"key escaped", `"code":`, `"\u0063ode":`, true},
+	{"keys swapped", `{"v":5,"code":"BENCH"`, `{"code":"BENCH","v":5`, true},
+	{"unknown key", `,"you":`, `,"x":1,"you":`, true},
+	{"minus zero", `"run":0`, `"run":-0`, true},
+	{"fraction", `"round":1`, `"round":1.0`, true},
+	{"exponent", `"round":1`, `"round":1e0`, true},
+	{"plus", `"round":1`, `"round":+1`, true},
+	{"leading zero", `"round":1`, `"round":01`, true},
+	{"too long", `"round":1`, `"round":1234567890123456789`, true},
+	{"overflow", `"round":1`, `"round":99999999999999999999`, true},
+	{"negative", `"round":1`, `"round":-123456789012345678`, false},
+	{"null board", `,"progress":`, `,"board":null,"progress":`, true},
+	{"null seats", `"seats":[`, `"seats":null,"x":[`, true},
+	{"surrogate pair", `"BENCH"`, `"\ud83d\ude00"`, true},
+	{"lone surrogate", `"BENCH"`, `"\ud83d"`, true},
+	{"invalid UTF-8", `"BENCH"`, "\"\xff\"", true},
+	{"control character", `"BENCH"`, "\"a\tb\"", true},
+	{"bad escape", `"BENCH"`, `"\x41"`, true},
+	{"clock", `,"commitment":`, `,"clock":{"started":"2026-12-02T10:00:00.5Z","deadline":"2026-12-02T10:01:00.5Z"},"commitment":`, false},
+	{"clock with offsets", `,"commitment":`, `,"clock":{"started":"2026-12-02T10:00:00+02:00","deadline":"2026-12-02T10:01:00-00:30"},"commitment":`, false},
+	{"clock null", `,"commitment":`, `,"clock":null,"commitment":`, true},
+	{"time null", `,"commitment":`, `,"clock":{"started":null,"deadline":"2026-12-02T10:01:00Z"},"commitment":`, true},
+	{"time with space", `,"commitment":`, `,"clock":{"started":" 2026-12-02T10:00:00Z","deadline":"2026-12-02T10:01:00Z"},"commitment":`, true},
+	{"time escaped", `,"commitment":`, `,"clock":{"started":"\u00326-12-02T10:00:00Z","deadline":"2026-12-02T10:01:00Z"},"commitment":`, true},
+	{"time invalid", `,"commitment":`, `,"clock":{"started":"2026-13-02T10:00:00Z","deadline":"2026-12-02T10:01:00Z"},"commitment":`, true},
+	{"settings not an object", `"settings":{`, `"settings":[{`, true},
+	{"settings with space", `"settings":{"game":`, `"settings":{"game": `, true},
+	{"true as string", `"ready":true`, `"ready":"true"`, true},
+	{"escapes", `"BENCH"`, `"\"\\\/\b\f\n\r\t\u00e9\u2028"`, false},
+	{"UTF-8", `"BENCH"`, `"Zoë 李"`, false},
+	{"empty deals", `,"you":`, `,"deals":[],"you":`, false},
+	{"settings with floats", `"settings":{`, `"settings":{"x":[1.5e-3,-0,null,{}],`, false},
+	{"settings deep", `"settings":{`, `"settings":{"x":[[[[[[[[[[1]]]]]]]]]],`, true},
+}
+
+// TestDecodeViewDeclines: DecodeView declines views that are not in
+// AppendJSON's form, and reads a few that are not but that it can read as
+// json.Unmarshal does.
+func TestDecodeViewDeclines(t *testing.T) {
+	t.Parallel()
+	v := benchMatch(t).View(0)
+	b := string(v.AppendJSON(nil))
+	if !sameAsUnmarshal(t, "as written", []byte(b)) {
+		t.Fatal("DecodeView declined AppendJSON's view")
+	}
+	for _, m := range viewMutations {
+		if !strings.Contains(b, m.old) {
+			t.Fatalf("%s: no %s in %s", m.name, m.old, b)
+		}
+		mb := []byte(strings.Replace(b, m.old, m.new, 1))
+		if got := sameAsUnmarshal(t, m.name, mb); got == m.decline {
+			t.Errorf("%s: DecodeView took it %v, want %v:\n%s", m.name, got, !m.decline, mb)
+		}
+	}
+	for i := range len(b) {
+		if sameAsUnmarshal(t, "cut", []byte(b[:i])) {
+			t.Fatalf("DecodeView took the view cut at %d", i)
+		}
+	}
+}
+
+// FuzzDecodeView: whatever DecodeView takes, json.Unmarshal takes and reads
+// alike (sameAsUnmarshal).
+func FuzzDecodeView(f *testing.F) {
+	r := benchMatch(f)
+	for _, seat := range []int{0, SpectatorSeat} {
+		v := r.View(seat)
+		b := string(v.AppendJSON(nil))
+		f.Add([]byte(b))
+		for _, m := range viewMutations {
+			f.Add([]byte(strings.Replace(b, m.old, m.new, 1)))
+		}
+	}
+	for _, v := range randomViews()[:20] {
+		f.Add(v.AppendJSON(nil))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		sameAsUnmarshal(t, "fuzzed", b)
+	})
+}

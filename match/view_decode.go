@@ -443,11 +443,11 @@ func decodeList[T any](p *viewParser, elem func(*viewParser, *T)) []T {
 	if p.bad || p.key("null") {
 		return nil
 	}
-	p.lit("[")
-	xs := []T{}
-	if p.key("]") {
-		return xs
+	if p.key("[]") {
+		return []T{}
 	}
+	xs := make([]T, 0, p.count())
+	p.lit("[")
 	for !p.bad {
 		var zero T
 		xs = append(xs, zero)
@@ -458,6 +458,35 @@ func decodeList[T any](p *viewParser, elem func(*viewParser, *T)) []T {
 		p.lit(",")
 	}
 	return nil
+}
+
+// count returns how many elements the array at i has, to size its slice
+// (a guess when it is malformed: reading it fails then).
+func (p *viewParser) count() int {
+	b := p.b
+	depth, n := 0, 1
+	for i := p.i + 1; i < len(b); i++ {
+		switch b[i] {
+		case '"':
+			for i++; i < len(b) && b[i] != '"'; i++ {
+				if b[i] == '\\' {
+					i++
+				}
+			}
+		case '[', '{':
+			depth++
+		case ']', '}':
+			if depth == 0 {
+				return n
+			}
+			depth--
+		case ',':
+			if depth == 0 {
+				n++
+			}
+		}
+	}
+	return n
 }
 
 func decodeStrings(p *viewParser) []string {

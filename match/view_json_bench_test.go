@@ -27,3 +27,31 @@ func BenchmarkViewJSON(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkViewDecode decodes a player's view of a two-seat match in play
+// (benchMatch) with json.Unmarshal, with its settings as sent (as the
+// client did), and with DecodeView (as the client does).
+func BenchmarkViewDecode(b *testing.B) {
+	v := benchMatch(b).View(0)
+	data := v.AppendJSON(nil)
+	b.Run("unmarshal", func(b *testing.B) {
+		b.ReportAllocs()
+		b.SetBytes(int64(len(data)))
+		for range b.N {
+			var w viewWire
+			if err := json.Unmarshal(data, &w); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("decode", func(b *testing.B) {
+		b.ReportAllocs()
+		b.SetBytes(int64(len(data)))
+		for range b.N {
+			var w View
+			if _, ok := DecodeView(data, &w); !ok {
+				b.Fatal("DecodeView declined the view")
+			}
+		}
+	})
+}

@@ -78,15 +78,15 @@ func TestDecodeView(t *testing.T) {
 	})
 }
 
-// viewMutations are changes to a view as AppendJSON writes it that
-// json.Unmarshal still takes (most of them) but DecodeView declines, and
-// a few it takes (decline false): FuzzDecodeView's seeds too.
-var viewMutations = []struct {
-	name, old, new string
-	decline        bool
-}{
+// viewMutations are changes to a view as AppendJSON writes it (the first
+// old replaced by new; new appended when old is empty) that json.Unmarshal
+// still takes (most of them) but DecodeView declines, and a few it takes
+// (decline false): FuzzDecodeView's seeds too.
+var viewMutations = []viewMutation{
 	{"space", `"v":`, `"v": `, true},
-	{"newline at the end", `}`, "}\n", true},
+	{"newline in the settings", `}`, "}\n", true},
+	{"newline at the end", ``, "\n", true},
+	{"more at the end", ``, "{}", true},
 	{"key case", `"code":`, `"Code":`, true},
 	{"key escaped", `"code":`, `"\u0063ode":`, true},
 	{"keys swapped", `{"v":5,"code":"BENCH"`, `{"code":"BENCH","v":5`, true},
@@ -123,6 +123,21 @@ var viewMutations = []struct {
 	{"settings deep", `"settings":{`, `"settings":{"x":[[[[[[[[[[1]]]]]]]]]],`, true},
 }
 
+type viewMutation struct {
+	name, old, new string
+	decline        bool
+}
+
+func (m viewMutation) apply(tb testing.TB, b string) string {
+	if m.old == "" {
+		return b + m.new
+	}
+	if !strings.Contains(b, m.old) {
+		tb.Fatalf("%s: no %s in %s", m.name, m.old, b)
+	}
+	return strings.Replace(b, m.old, m.new, 1)
+}
+
 // TestDecodeViewDeclines: DecodeView declines views that are not in
 // AppendJSON's form, and reads a few that are not but that it can read as
 // json.Unmarshal does.
@@ -134,10 +149,7 @@ func TestDecodeViewDeclines(t *testing.T) {
 		t.Fatal("DecodeView declined AppendJSON's view")
 	}
 	for _, m := range viewMutations {
-		if !strings.Contains(b, m.old) {
-			t.Fatalf("%s: no %s in %s", m.name, m.old, b)
-		}
-		mb := []byte(strings.Replace(b, m.old, m.new, 1))
+		mb := []byte(m.apply(t, b))
 		if got := sameAsUnmarshal(t, m.name, mb); got == m.decline {
 			t.Errorf("%s: DecodeView took it %v, want %v:\n%s", m.name, got, !m.decline, mb)
 		}
@@ -158,7 +170,7 @@ func FuzzDecodeView(f *testing.F) {
 		b := string(v.AppendJSON(nil))
 		f.Add([]byte(b))
 		for _, m := range viewMutations {
-			f.Add([]byte(strings.Replace(b, m.old, m.new, 1)))
+			f.Add([]byte(m.apply(f, b)))
 		}
 	}
 	for _, v := range randomViews()[:20] {

@@ -106,6 +106,8 @@ var viewMutations = []viewMutation{
 	{"invalid UTF-8", `"BENCH"`, "\"\xff\"", true},
 	{"control character", `"BENCH"`, "\"a\tb\"", true},
 	{"bad escape", `"BENCH"`, `"\x41"`, true},
+	{"bad hex", `"BENCH"`, `"\u00zz"`, true},
+	{"short hex", `"BENCH"`, `"\u00"`, true},
 	{"clock", `,"commitment":`, `,"clock":{"started":"2026-12-02T10:00:00.5Z","deadline":"2026-12-02T10:01:00.5Z"},"commitment":`, false},
 	{"clock with offsets", `,"commitment":`, `,"clock":{"started":"2026-12-02T10:00:00+02:00","deadline":"2026-12-02T10:01:00-00:30"},"commitment":`, false},
 	{"clock null", `,"commitment":`, `,"clock":null,"commitment":`, true},

@@ -1,6 +1,7 @@
 package client
 
 import (
+	"bytes"
 	"encoding/json"
 	"reflect"
 	"testing"
@@ -10,7 +11,8 @@ import (
 
 // TestViewDecoder: a view decoded with the settings of the last one kept
 // equals the view decoded in full, when the settings stay, when they
-// change, and when a view has none.
+// change, and when a view has none, read by match.DecodeView or, when it
+// declines the view, by encoding/json.
 func TestViewDecoder(t *testing.T) {
 	t.Parallel()
 	view := func(holes int, v int64) []byte {
@@ -22,8 +24,23 @@ func TestViewDecoder(t *testing.T) {
 		}
 		return b
 	}
+	// indented is a view that match.DecodeView declines: encoding/json
+	// decodes it.
+	indented := func(b []byte) []byte {
+		var out bytes.Buffer
+		if err := json.Indent(&out, b, "", "  "); err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := match.DecodeView(out.Bytes(), new(match.View)); ok {
+			t.Fatalf("match.DecodeView took an indented view")
+		}
+		return out.Bytes()
+	}
 	var d viewDecoder
-	for i, b := range [][]byte{view(3, 1), view(3, 2), view(9, 3), view(9, 4), []byte(`{"v":5,"status":"waiting"}`), view(3, 6)} {
+	for i, b := range [][]byte{
+		view(3, 1), view(3, 2), view(9, 3), indented(view(9, 4)), view(9, 5),
+		[]byte(`{"v":6,"status":"waiting"}`), indented(view(3, 7)), view(3, 8), view(3, 9),
+	} {
 		var want, got match.View
 		if err := json.Unmarshal(b, &want); err != nil {
 			t.Fatal(err)

@@ -7,17 +7,20 @@ import (
 	"unicode/utf8"
 )
 
-// DecodeView reads a view in the exact form AppendJSON writes, without
-// reflection, into v (overwritten as json.Unmarshal overwrites a zero
-// View), all but its settings: those are returned as sent, for the caller
-// to decode (with json.Unmarshal, which checks them) only when they
-// change. It reports false, with v zero, for anything else: a key out of
-// AppendJSON's order or unknown, whitespace, a number or a string escape
-// that AppendJSON does not write, a null where it writes none; the caller
-// then falls back to encoding/json. When it reports true, json.Unmarshal
-// of b into a View whose settings are held as a json.RawMessage succeeds
-// and gives v and those bytes (TestDecodeView, FuzzDecodeView). The
-// returned settings are part of b.
+// DecodeView reads a view as AppendJSON writes it, and as the client's
+// patches (protocol/patch) make it, without reflection, into v
+// (overwritten as json.Unmarshal overwrites a zero View), all but its
+// settings: those are returned as sent, for the caller to decode (with
+// json.Unmarshal, which checks them) only when they change. Members may
+// come in any order (a patch appends the members it adds) and any may be
+// missing; nulls are taken where a pointer or slice takes them. It
+// reports false, with v zero, for anything else: an unknown or repeated
+// key, whitespace, a number or a string escape that AppendJSON does not
+// write, a null where it writes none; the caller then falls back to
+// encoding/json. When it reports true, json.Unmarshal of b into a View
+// whose settings are held as a json.RawMessage succeeds and gives v and
+// those bytes (TestDecodeView, FuzzDecodeView). The returned settings are
+// part of b.
 //
 // A client decodes every view it receives, and encoding/json's reflection
 // was a tenth of the CPU of the server's tests (the clients of its rooms
@@ -25,75 +28,89 @@ import (
 func DecodeView(b []byte, v *View) (settings []byte, ok bool) {
 	*v = View{}
 	p := viewParser{b: b}
-	p.lit(`{"v":`)
-	v.V = p.int64()
-	p.lit(`,"code":`)
-	v.Code = p.str()
-	p.lit(`,"settings":`)
-	settings = p.object()
-	p.lit(`,"status":`)
-	v.Status = Status(p.str())
-	p.lit(`,"round":`)
-	v.Round = p.int()
-	p.lit(`,"hole":`)
-	v.Hole = p.int()
-	if p.key(`,"clock":`) {
-		v.HoleClock = &Clock{}
-		p.lit(`{"started":`)
-		v.HoleClock.Started = p.time()
-		p.lit(`,"deadline":`)
-		v.HoleClock.Deadline = p.time()
-		p.lit(`}`)
-	}
-	if p.key(`,"commitment":`) {
-		v.Commitment = p.str()
-	}
-	if p.key(`,"seed":`) {
-		v.Seed = p.str()
-	}
-	if p.key(`,"deals":`) {
-		v.Deals = decodeStrings(&p)
-	}
-	if p.key(`,"tournament":`) {
-		v.Tournament = p.str()
-	}
-	p.lit(`,"you":`)
-	v.You = p.int()
-	p.lit(`,"seats":`)
-	v.Seats = decodeList(&p, (*viewParser).seat)
-	if p.key(`,"board":`) {
-		v.Board = &Board{}
-		p.board(v.Board)
-	}
-	if p.key(`,"boards":`) {
-		v.Boards = decodeList(&p, func(p *viewParser, x **Board) {
-			if !p.key("null") {
-				*x = &Board{}
-				p.board(*x)
-			}
-		})
-	}
-	p.lit(`,"progress":`)
-	v.Progress = decodeList(&p, (*viewParser).finish)
-	p.lit(`,"standings":`)
-	p.standings(&v.Standings)
-	p.lit(`,"revealed":`)
-	v.Revealed = decodeInts(&p)
-	if p.key(`,"best":`) {
-		v.Best = decodeList(&p, (*viewParser).holeBest)
-	}
-	if p.key(`,"difficulty":`) {
-		v.Difficulty = p.int()
-	}
-	if p.key(`,"difficultyName":`) {
-		v.DifficultyName = p.str()
-	}
-	p.lit(`}`)
+	settings = p.view(v)
 	if p.bad || p.i != len(b) {
 		*v = View{}
 		return nil, false
 	}
 	return settings, true
+}
+
+func (p *viewParser) view(v *View) (settings []byte) {
+	var seen uint32
+	for first := true; p.member(&first); {
+		switch string(p.name()) {
+		case "v":
+			p.once(&seen, 0)
+			v.V = p.int64()
+		case "code":
+			p.once(&seen, 1)
+			v.Code = p.str()
+		case "settings":
+			p.once(&seen, 2)
+			settings = p.object()
+		case "status":
+			p.once(&seen, 3)
+			v.Status = Status(p.str())
+		case "round":
+			p.once(&seen, 4)
+			v.Round = p.int()
+		case "hole":
+			p.once(&seen, 5)
+			v.Hole = p.int()
+		case "clock":
+			p.once(&seen, 6)
+			if !p.key("null") {
+				v.HoleClock = &Clock{}
+				p.clock(v.HoleClock)
+			}
+		case "commitment":
+			p.once(&seen, 7)
+			v.Commitment = p.str()
+		case "seed":
+			p.once(&seen, 8)
+			v.Seed = p.str()
+		case "deals":
+			p.once(&seen, 9)
+			v.Deals = decodeStrings(p)
+		case "tournament":
+			p.once(&seen, 10)
+			v.Tournament = p.str()
+		case "you":
+			p.once(&seen, 11)
+			v.You = p.int()
+		case "seats":
+			p.once(&seen, 12)
+			v.Seats = decodeList(p, (*viewParser).seat)
+		case "board":
+			p.once(&seen, 13)
+			v.Board = p.boardPtr()
+		case "boards":
+			p.once(&seen, 14)
+			v.Boards = decodeList(p, func(p *viewParser, x **Board) { *x = p.boardPtr() })
+		case "progress":
+			p.once(&seen, 15)
+			v.Progress = decodeList(p, (*viewParser).finish)
+		case "standings":
+			p.once(&seen, 16)
+			p.standings(&v.Standings)
+		case "revealed":
+			p.once(&seen, 17)
+			v.Revealed = decodeInts(p)
+		case "best":
+			p.once(&seen, 18)
+			v.Best = decodeList(p, (*viewParser).holeBest)
+		case "difficulty":
+			p.once(&seen, 19)
+			v.Difficulty = p.int()
+		case "difficultyName":
+			p.once(&seen, 20)
+			v.DifficultyName = p.str()
+		default:
+			p.bad = true
+		}
+	}
+	return settings
 }
 
 // viewParser reads the JSON of a view from b at i. Once bad (the input is
@@ -120,6 +137,55 @@ func (p *viewParser) key(s string) bool {
 	}
 	p.i += len(s)
 	return true
+}
+
+// member starts an object's next member: it reads the object's { (first
+// set) or the comma before the member, and reports whether there is one;
+// at the object's } it reads it and reports false.
+func (p *viewParser) member(first *bool) bool {
+	if *first {
+		*first = false
+		p.lit("{")
+		return !p.bad && !p.key("}")
+	}
+	if p.key("}") {
+		return false
+	}
+	p.lit(",")
+	return !p.bad
+}
+
+// name reads a member's key and its colon. Keys of letters only (all the
+// view's) are taken; anything else is bad.
+func (p *viewParser) name() []byte {
+	b := p.b
+	if p.bad || p.i >= len(b) || b[p.i] != '"' {
+		p.bad = true
+		return nil
+	}
+	for i := p.i + 1; i < len(b); i++ {
+		if c := b[i] | 0x20; c >= 'a' && c <= 'z' {
+			continue
+		}
+		if b[i] != '"' || i+1 >= len(b) || b[i+1] != ':' {
+			break
+		}
+		k := b[p.i+1 : i]
+		p.i = i + 2
+		return k
+	}
+	p.bad = true
+	return nil
+}
+
+// once marks member number bit of an object as read, and sets bad when it
+// was read already (json.Unmarshal would take the last of the two, or
+// merge them).
+func (p *viewParser) once(seen *uint32, bit uint) {
+	if *seen&(1<<bit) != 0 {
+		p.bad = true
+	}
+	*seen |= 1 << bit
 }
 
 // int64 reads an integer as strconv.AppendInt writes it: no plus sign,
@@ -498,184 +564,321 @@ func decodeInts(p *viewParser) []int {
 }
 
 func decodeIntPtrs(p *viewParser) []*int {
-	return decodeList(p, func(p *viewParser, x **int) {
-		if !p.key("null") {
-			n := p.int()
-			*x = &n
-		}
-	})
+	return decodeList(p, func(p *viewParser, x **int) { *x = p.intPtr() })
+}
+
+// intPtr reads an integer, or null.
+func (p *viewParser) intPtr() *int {
+	if p.bad || p.key("null") {
+		return nil
+	}
+	n := p.int()
+	return &n
 }
 
 func (p *viewParser) seat(s *SeatView) {
-	p.lit(`{"name":`)
-	s.Name = p.str()
-	p.lit(`,"ready":`)
-	s.Ready = p.bool()
-	if p.key(`,"bot":`) {
-		s.Bot = p.bool()
+	var seen uint32
+	for first := true; p.member(&first); {
+		switch string(p.name()) {
+		case "name":
+			p.once(&seen, 0)
+			s.Name = p.str()
+		case "ready":
+			p.once(&seen, 1)
+			s.Ready = p.bool()
+		case "bot":
+			p.once(&seen, 2)
+			s.Bot = p.bool()
+		case "away":
+			p.once(&seen, 3)
+			s.Away = p.bool()
+		case "awaySince":
+			p.once(&seen, 4)
+			s.AwaySince = p.time()
+		case "graceEnds":
+			p.once(&seen, 5)
+			s.GraceEnds = p.time()
+		default:
+			p.bad = true
+		}
 	}
-	if p.key(`,"away":`) {
-		s.Away = p.bool()
+}
+
+func (p *viewParser) clock(c *Clock) {
+	var seen uint32
+	for first := true; p.member(&first); {
+		switch string(p.name()) {
+		case "started":
+			p.once(&seen, 0)
+			c.Started = p.time()
+		case "deadline":
+			p.once(&seen, 1)
+			c.Deadline = p.time()
+		default:
+			p.bad = true
+		}
 	}
-	if p.key(`,"awaySince":`) {
-		s.AwaySince = p.time()
+}
+
+// boardPtr reads a board, or null.
+func (p *viewParser) boardPtr() *Board {
+	if p.bad || p.key("null") {
+		return nil
 	}
-	if p.key(`,"graceEnds":`) {
-		s.GraceEnds = p.time()
-	}
-	p.lit(`}`)
+	x := &Board{}
+	p.board(x)
+	return x
 }
 
 func (p *viewParser) board(x *Board) {
-	p.lit(`{"seat":`)
-	x.Seat = p.int()
-	p.lit(`,"hole":`)
-	x.Hole = p.int()
-	p.lit(`,"layout":`)
-	x.Layout = p.str()
-	p.lit(`,"piles":`)
-	x.Piles = decodeList(p, func(p *viewParser, s *[]string) { *s = decodeStrings(p) })
-	p.lit(`,"waste":`)
-	x.Waste = decodeStrings(p)
-	p.lit(`,"stockLeft":`)
-	x.StockLeft = p.int()
-	p.lit(`,"redealsLeft":`)
-	x.RedealsLeft = p.int()
-	p.lit(`,"cardsLeft":`)
-	x.CardsLeft = p.int()
-	p.lit(`,"playable":`)
-	x.Playable = decodeInts(p)
-	p.lit(`,"canTurn":`)
-	x.CanTurn = p.bool()
-	p.lit(`,"canRedeal":`)
-	x.CanRedeal = p.bool()
-	p.lit(`,"canUndo":`)
-	x.CanUndo = p.bool()
-	p.lit(`,"over":`)
-	x.Over = p.bool()
-	p.lit(`,"cleared":`)
-	x.Cleared = p.bool()
-	p.lit(`,"done":`)
-	x.Done = p.bool()
-	if p.key(`,"end":`) {
-		x.End = p.str()
-	}
-	p.lit(`,"score":`)
-	x.Score = p.int()
-	p.lit(`,"moves":`)
-	x.Moves = p.int()
-	p.lit(`,"run":`)
-	x.Run = p.int()
-	if p.key(`,"wait":`) {
-		x.Wait = &Wait{}
-		p.lit(`{"seat":`)
-		x.Wait.Seat = p.int()
-		if p.key(`,"card":`) {
-			x.Wait.Card = p.int()
+	var seen uint32
+	for first := true; p.member(&first); {
+		switch string(p.name()) {
+		case "seat":
+			p.once(&seen, 0)
+			x.Seat = p.int()
+		case "hole":
+			p.once(&seen, 1)
+			x.Hole = p.int()
+		case "layout":
+			p.once(&seen, 2)
+			x.Layout = p.str()
+		case "piles":
+			p.once(&seen, 3)
+			x.Piles = decodeList(p, func(p *viewParser, s *[]string) { *s = decodeStrings(p) })
+		case "waste":
+			p.once(&seen, 4)
+			x.Waste = decodeStrings(p)
+		case "stockLeft":
+			p.once(&seen, 5)
+			x.StockLeft = p.int()
+		case "redealsLeft":
+			p.once(&seen, 6)
+			x.RedealsLeft = p.int()
+		case "cardsLeft":
+			p.once(&seen, 7)
+			x.CardsLeft = p.int()
+		case "playable":
+			p.once(&seen, 8)
+			x.Playable = decodeInts(p)
+		case "canTurn":
+			p.once(&seen, 9)
+			x.CanTurn = p.bool()
+		case "canRedeal":
+			p.once(&seen, 10)
+			x.CanRedeal = p.bool()
+		case "canUndo":
+			p.once(&seen, 11)
+			x.CanUndo = p.bool()
+		case "over":
+			p.once(&seen, 12)
+			x.Over = p.bool()
+		case "cleared":
+			p.once(&seen, 13)
+			x.Cleared = p.bool()
+		case "done":
+			p.once(&seen, 14)
+			x.Done = p.bool()
+		case "end":
+			p.once(&seen, 15)
+			x.End = p.str()
+		case "score":
+			p.once(&seen, 16)
+			x.Score = p.int()
+		case "moves":
+			p.once(&seen, 17)
+			x.Moves = p.int()
+		case "run":
+			p.once(&seen, 18)
+			x.Run = p.int()
+		case "wait":
+			p.once(&seen, 19)
+			if !p.key("null") {
+				x.Wait = &Wait{}
+				p.wait(x.Wait)
+			}
+		default:
+			p.bad = true
 		}
-		p.lit(`}`)
 	}
-	p.lit(`}`)
+}
+
+func (p *viewParser) wait(w *Wait) {
+	var seen uint32
+	for first := true; p.member(&first); {
+		switch string(p.name()) {
+		case "seat":
+			p.once(&seen, 0)
+			w.Seat = p.int()
+		case "card":
+			p.once(&seen, 1)
+			w.Card = p.int()
+		default:
+			p.bad = true
+		}
+	}
 }
 
 func (p *viewParser) finish(f *Finish) {
-	p.lit(`{"seat":`)
-	f.Seat = p.int()
-	p.lit(`,"done":`)
-	f.Done = p.bool()
-	if p.key(`,"score":`) {
-		n := p.int()
-		f.Score = &n
+	var seen uint32
+	for first := true; p.member(&first); {
+		switch string(p.name()) {
+		case "seat":
+			p.once(&seen, 0)
+			f.Seat = p.int()
+		case "done":
+			p.once(&seen, 1)
+			f.Done = p.bool()
+		case "score":
+			p.once(&seen, 2)
+			f.Score = p.intPtr()
+		case "end":
+			p.once(&seen, 3)
+			f.End = p.str()
+		default:
+			p.bad = true
+		}
 	}
-	if p.key(`,"end":`) {
-		f.End = p.str()
-	}
-	p.lit(`}`)
 }
 
 func (p *viewParser) standings(s *Standings) {
-	p.lit(`{"format":`)
-	s.Format = Format(p.str())
-	p.lit(`,"holes":`)
-	s.Holes = p.int()
-	p.lit(`,"par":`)
-	s.Par = p.int()
-	p.lit(`,"rows":`)
-	s.Rows = decodeList(p, (*viewParser).row)
-	if p.key(`,"match":`) {
-		m := &MatchStatus{}
-		s.Match = m
-		p.lit(`{"leader":`)
-		m.Leader = p.int()
-		p.lit(`,"up":`)
-		m.Up = p.int()
-		p.lit(`,"thru":`)
-		m.Thru = p.int()
-		p.lit(`,"holesLeft":`)
-		m.HolesLeft = p.int()
-		p.lit(`,"dormie":`)
-		m.Dormie = p.bool()
-		p.lit(`,"decided":`)
-		m.Decided = p.bool()
-		p.lit(`,"winner":`)
-		m.Winner = p.int()
-		if p.key(`,"result":`) {
-			m.Result = p.str()
+	var seen uint32
+	for first := true; p.member(&first); {
+		switch string(p.name()) {
+		case "format":
+			p.once(&seen, 0)
+			s.Format = Format(p.str())
+		case "holes":
+			p.once(&seen, 1)
+			s.Holes = p.int()
+		case "par":
+			p.once(&seen, 2)
+			s.Par = p.int()
+		case "rows":
+			p.once(&seen, 3)
+			s.Rows = decodeList(p, (*viewParser).row)
+		case "match":
+			p.once(&seen, 4)
+			if !p.key("null") {
+				s.Match = &MatchStatus{}
+				p.matchStatus(s.Match)
+			}
+		case "over":
+			p.once(&seen, 5)
+			s.Over = p.bool()
+		default:
+			p.bad = true
 		}
-		p.lit(`,"text":`)
-		m.Text = p.str()
-		if p.key(`,"extra":`) {
-			m.Extra = p.int()
-		}
-		p.lit(`,"holes":`)
-		m.Holes = decodeInts(p)
-		p.lit(`}`)
 	}
-	p.lit(`,"over":`)
-	s.Over = p.bool()
-	p.lit(`}`)
+}
+
+func (p *viewParser) matchStatus(m *MatchStatus) {
+	var seen uint32
+	for first := true; p.member(&first); {
+		switch string(p.name()) {
+		case "leader":
+			p.once(&seen, 0)
+			m.Leader = p.int()
+		case "up":
+			p.once(&seen, 1)
+			m.Up = p.int()
+		case "thru":
+			p.once(&seen, 2)
+			m.Thru = p.int()
+		case "holesLeft":
+			p.once(&seen, 3)
+			m.HolesLeft = p.int()
+		case "dormie":
+			p.once(&seen, 4)
+			m.Dormie = p.bool()
+		case "decided":
+			p.once(&seen, 5)
+			m.Decided = p.bool()
+		case "winner":
+			p.once(&seen, 6)
+			m.Winner = p.int()
+		case "result":
+			p.once(&seen, 7)
+			m.Result = p.str()
+		case "text":
+			p.once(&seen, 8)
+			m.Text = p.str()
+		case "extra":
+			p.once(&seen, 9)
+			m.Extra = p.int()
+		case "holes":
+			p.once(&seen, 10)
+			m.Holes = decodeInts(p)
+		default:
+			p.bad = true
+		}
+	}
 }
 
 func (p *viewParser) row(r *Row) {
-	p.lit(`{"seat":`)
-	r.Seat = p.int()
-	p.lit(`,"name":`)
-	r.Name = p.str()
-	p.lit(`,"place":`)
-	r.Place = p.int()
-	p.lit(`,"placeText":`)
-	r.PlaceText = p.str()
-	p.lit(`,"total":`)
-	r.Total = p.int()
-	p.lit(`,"toPar":`)
-	r.ToPar = p.int()
-	p.lit(`,"toParText":`)
-	r.ToParText = p.str()
-	p.lit(`,"thru":`)
-	r.Thru = p.int()
-	p.lit(`,"scores":`)
-	r.Scores = decodeIntPtrs(p)
-	if p.key(`,"vsBest":`) {
-		r.VsBest = decodeIntPtrs(p)
+	var seen uint32
+	for first := true; p.member(&first); {
+		switch string(p.name()) {
+		case "seat":
+			p.once(&seen, 0)
+			r.Seat = p.int()
+		case "name":
+			p.once(&seen, 1)
+			r.Name = p.str()
+		case "place":
+			p.once(&seen, 2)
+			r.Place = p.int()
+		case "placeText":
+			p.once(&seen, 3)
+			r.PlaceText = p.str()
+		case "total":
+			p.once(&seen, 4)
+			r.Total = p.int()
+		case "toPar":
+			p.once(&seen, 5)
+			r.ToPar = p.int()
+		case "toParText":
+			p.once(&seen, 6)
+			r.ToParText = p.str()
+		case "thru":
+			p.once(&seen, 7)
+			r.Thru = p.int()
+		case "scores":
+			p.once(&seen, 8)
+			r.Scores = decodeIntPtrs(p)
+		case "vsBest":
+			p.once(&seen, 9)
+			r.VsBest = decodeIntPtrs(p)
+		case "held":
+			p.once(&seen, 10)
+			r.Held = p.bool()
+		default:
+			p.bad = true
+		}
 	}
-	if p.key(`,"held":`) {
-		r.Held = p.bool()
-	}
-	p.lit(`}`)
 }
 
 func (p *viewParser) holeBest(h *HoleBest) {
-	p.lit(`{"hole":`)
-	h.Hole = p.int()
-	p.lit(`,"best":`)
-	h.Best = p.int()
-	p.lit(`,"exact":`)
-	h.Exact = p.bool()
-	if p.key(`,"difficulty":`) {
-		h.Difficulty = p.int()
+	var seen uint32
+	for first := true; p.member(&first); {
+		switch string(p.name()) {
+		case "hole":
+			p.once(&seen, 0)
+			h.Hole = p.int()
+		case "best":
+			p.once(&seen, 1)
+			h.Best = p.int()
+		case "exact":
+			p.once(&seen, 2)
+			h.Exact = p.bool()
+		case "difficulty":
+			p.once(&seen, 3)
+			h.Difficulty = p.int()
+		case "difficultyName":
+			p.once(&seen, 4)
+			h.DifficultyName = p.str()
+		default:
+			p.bad = true
+		}
 	}
-	if p.key(`,"difficultyName":`) {
-		h.DifficultyName = p.str()
-	}
-	p.lit(`}`)
 }

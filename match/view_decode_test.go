@@ -6,7 +6,10 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
+	"sync/atomic"
 	"testing"
+
+	"golfsolitaire/protocol/patch"
 )
 
 // viewWire is a view with its settings held as sent, as the client reads
@@ -61,9 +64,46 @@ func TestDecodeView(t *testing.T) {
 	t.Parallel()
 	t.Run("rounds", func(t *testing.T) {
 		t.Parallel()
-		eachRoomView(t, func(t *testing.T, what string, v View) {
-			if b := v.AppendJSON(nil); !sameAsUnmarshal(t, what, b) {
-				t.Fatalf("%s: DecodeView declined AppendJSON's view:\n%s", what, b)
+		var reordered atomic.Int64
+		t.Cleanup(func() {
+			if reordered.Load() == 0 {
+				t.Error("no patched view had its members out of AppendJSON's order")
+			}
+		})
+		eachRoomView(t, func(t *testing.T) func(string, int, View) {
+			// As a client has them: the first view as sent, then each
+			// view as the patch from the one before makes it (a patch
+			// appends the members it adds).
+			sent, held := map[int][]byte{}, map[int][]byte{}
+			return func(what string, seat int, v View) {
+				b := v.AppendJSON(nil)
+				if !sameAsUnmarshal(t, what, b) {
+					t.Fatalf("%s: DecodeView declined AppendJSON's view:\n%s", what, b)
+				}
+				if old, ok := sent[seat]; ok {
+					p, err := patch.Diff(old, b)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if held[seat], err = patch.Apply(held[seat], p); err != nil {
+						t.Fatal(err)
+					}
+				} else {
+					held[seat] = b
+				}
+				sent[seat] = b
+				if !sameAsUnmarshal(t, what+", patched", held[seat]) {
+					t.Fatalf("%s: DecodeView declined the patched view:\n%s", what, held[seat])
+				}
+				if !bytes.Equal(held[seat], b) {
+					reordered.Add(1)
+					var x, y View
+					DecodeView(held[seat], &x)
+					DecodeView(b, &y)
+					if !reflect.DeepEqual(x, y) {
+						t.Fatalf("%s: the patched view is not the view", what)
+					}
+				}
 			}
 		})
 	})
@@ -89,7 +129,12 @@ var viewMutations = []viewMutation{
 	{"more at the end", ``, "{}", true},
 	{"key case", `"code":`, `"Code":`, true},
 	{"key escaped", `"code":`, `"\u0063ode":`, true},
-	{"keys swapped", `{"v":5,"code":"BENCH"`, `{"code":"BENCH","v":5`, true},
+	{"keys swapped", `{"v":5,"code":"BENCH"`, `{"code":"BENCH","v":5`, false},
+	{"key missing", `{"v":5,`, `{`, false},
+	{"key twice", `,"you":0`, `,"you":0,"you":0`, true},
+	{"empty key", `,"you":0`, `,"":0,"you":0`, true},
+	{"empty object", `"wait":{"seat":0,"card":1}`, `"wait":{}`, false},
+	{"standings twice", `"revealed":[]`, `"revealed":[],"standings":{}`, true},
 	{"unknown key", `,"you":`, `,"x":1,"you":`, true},
 	{"minus zero", `"run":0`, `"run":-0`, true},
 	{"fraction", `"round":1`, `"round":1.0`, true},
@@ -99,7 +144,8 @@ var viewMutations = []viewMutation{
 	{"too long", `"round":1`, `"round":1234567890123456789`, true},
 	{"overflow", `"round":1`, `"round":99999999999999999999`, true},
 	{"negative", `"round":1`, `"round":-123456789012345678`, false},
-	{"null board", `,"progress":`, `,"board":null,"progress":`, true},
+	{"null string", `,"progress":`, `,"seed":null,"progress":`, true},
+	{"null standings", `,"revealed":[]`, `,"revealed":[],"x":null`, true},
 	{"null seats", `"seats":[`, `"seats":null,"x":[`, true},
 	{"surrogate pair", `"BENCH"`, `"\ud83d\ude00"`, true},
 	{"lone surrogate", `"BENCH"`, `"\ud83d"`, true},
@@ -110,7 +156,7 @@ var viewMutations = []viewMutation{
 	{"short hex", `"BENCH"`, `"\u00"`, true},
 	{"clock", `,"commitment":`, `,"clock":{"started":"2026-12-02T10:00:00.5Z","deadline":"2026-12-02T10:01:00.5Z"},"commitment":`, false},
 	{"clock with offsets", `,"commitment":`, `,"clock":{"started":"2026-12-02T10:00:00+02:00","deadline":"2026-12-02T10:01:00-00:30"},"commitment":`, false},
-	{"clock null", `,"commitment":`, `,"clock":null,"commitment":`, true},
+	{"clock null", `,"commitment":`, `,"clock":null,"commitment":`, false},
 	{"time null", `,"commitment":`, `,"clock":{"started":null,"deadline":"2026-12-02T10:01:00Z"},"commitment":`, true},
 	{"time with space", `,"commitment":`, `,"clock":{"started":" 2026-12-02T10:00:00Z","deadline":"2026-12-02T10:01:00Z"},"commitment":`, true},
 	{"time escaped", `,"commitment":`, `,"clock":{"started":"\u00326-12-02T10:00:00Z","deadline":"2026-12-02T10:01:00Z"},"commitment":`, true},

@@ -39,7 +39,9 @@ func tail(b []byte, i int) string {
 // spectator, nobody) as AppendJSON writes it with json.Marshal's bytes.
 func TestViewAppendJSON(t *testing.T) {
 	t.Parallel()
-	eachRoomView(t, func(t *testing.T, what string, v View) { sameAsMarshal(t, what, v) })
+	eachRoomView(t, func(t *testing.T) func(string, int, View) {
+		return func(what string, _ int, v View) { sameAsMarshal(t, what, v) }
+	})
 }
 
 // viewRoom is a kind of room whose views the JSON tests play through.
@@ -78,9 +80,10 @@ func viewRooms() []viewRoom {
 }
 
 // eachRoomView plays a random round in each of viewRooms (a parallel
-// subtest each), and after every event calls check with each viewer's
-// view (every seat, a spectator, nobody).
-func eachRoomView(t *testing.T, check func(t *testing.T, what string, v View)) {
+// subtest each, whose checker is newCheck's), and after every event calls
+// the checker with each viewer (every seat, a spectator, nobody) and its
+// view.
+func eachRoomView(t *testing.T, newCheck func(t *testing.T) func(what string, seat int, v View)) {
 	names := []string{"Ana", `Bo "the" <b>&`, "Zoë", "李", "O'Brien"}
 	for k, rc := range viewRooms() {
 		t.Run(rc.name, func(t *testing.T) {
@@ -91,6 +94,7 @@ func eachRoomView(t *testing.T, check func(t *testing.T, what string, v View)) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			check := newCheck(t)
 			rng := rand.New(rand.NewPCG(uint64(k), 99))
 			at := t0
 			events := 0
@@ -106,7 +110,7 @@ func eachRoomView(t *testing.T, check func(t *testing.T, what string, v View)) {
 					if seat >= len(r.Seats) && seat >= 0 {
 						continue
 					}
-					check(t, fmt.Sprintf("%s, v%d, seat %d", what, r.Version, seat), r.View(seat))
+					check(fmt.Sprintf("%s, v%d, seat %d", what, r.Version, seat), seat, r.View(seat))
 				}
 			}
 			apply := func(ev Event) {

@@ -81,7 +81,7 @@ type Conn struct {
 	// snapshot has been asked for, until a whole view comes.
 	raw       []byte
 	rawV      int64
-	views     viewDecoder // used by the reader only
+	views     match.ViewDecoder // used by the reader only (and Dial before it starts)
 	resyncing bool
 	resyncs   atomic.Int64
 	version   int64
@@ -230,55 +230,13 @@ func (c *Conn) read(ctx context.Context) (protocol.ServerMessage, []byte, error)
 	}
 	if len(f.View) > 0 && !bytes.Equal(f.View, []byte("null")) {
 		var v match.View
-		if err := c.views.decode(f.View, &v); err != nil {
+		if err := c.views.Decode(f.View, &v); err != nil {
 			return m, nil, fmt.Errorf("client: bad view from server: %w", err)
 		}
 		m.View = &v
 		return m, f.View, nil
 	}
 	return m, nil, nil
-}
-
-// viewDecoder decodes views, keeping the settings of the last one: they
-// rarely change within a room, and their strict parser (unknown fields
-// refused, the variant rebuilt and validated) was the costliest part of
-// decoding a view, which the client does for every frame. Only the
-// connection's reader (and Dial before it starts) uses it. Views decoded
-// with the same settings share their Settings value.
-type viewDecoder struct {
-	raw      []byte // the settings as last sent
-	settings match.Settings
-}
-
-// viewWire is a view with its settings left as sent.
-type viewWire struct {
-	match.View
-	Settings json.RawMessage `json:"settings"`
-}
-
-// decode reads a view with match.DecodeView, or with encoding/json when
-// the view is not in the form the server writes.
-func (d *viewDecoder) decode(b []byte, v *match.View) error {
-	raw, ok := match.DecodeView(b, v)
-	if !ok {
-		var w viewWire
-		if err := json.Unmarshal(b, &w); err != nil {
-			return err
-		}
-		*v, raw = w.View, w.Settings
-	}
-	if d.raw == nil || !bytes.Equal(raw, d.raw) {
-		var s match.Settings
-		if len(raw) > 0 {
-			if err := json.Unmarshal(raw, &s); err != nil {
-				return err
-			}
-		}
-		// raw may be part of b (match.DecodeView's): keep a copy.
-		d.raw, d.settings = bytes.Clone(raw), s
-	}
-	v.Settings = d.settings
-	return nil
 }
 
 // patched fills in m.View from m.Patch when it applies to the view held;
@@ -293,7 +251,7 @@ func (c *Conn) patched(m *protocol.ServerMessage) bool {
 		return false
 	}
 	var v match.View
-	if err := c.views.decode(b, &v); err != nil {
+	if err := c.views.Decode(b, &v); err != nil {
 		return false
 	}
 	m.View, c.raw, c.rawV = &v, b, v.V

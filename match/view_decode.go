@@ -1,11 +1,56 @@
 package match
 
 import (
+	"bytes"
+	"encoding/json"
 	"strconv"
 	"time"
 	"unicode/utf16"
 	"unicode/utf8"
 )
+
+// ViewDecoder decodes views, keeping the settings of the last one: they
+// rarely change within a room, and their strict parser (unknown fields
+// refused, the variant rebuilt and validated) was the costliest part of
+// decoding a view, which a client does for every frame. Views are read by
+// DecodeView, or by encoding/json when it declines one; either way the
+// view is what json.Unmarshal makes of it. Views decoded with the same
+// settings share their Settings value. A ViewDecoder is for one goroutine
+// at a time; its zero value is ready to use.
+type ViewDecoder struct {
+	raw      []byte // the settings as last sent
+	settings Settings
+}
+
+// viewWire is a view with its settings left as sent.
+type viewWire struct {
+	View
+	Settings json.RawMessage `json:"settings"`
+}
+
+// Decode decodes the view b into v, as json.Unmarshal into a zero View.
+func (d *ViewDecoder) Decode(b []byte, v *View) error {
+	raw, ok := DecodeView(b, v)
+	if !ok {
+		var w viewWire
+		if err := json.Unmarshal(b, &w); err != nil {
+			return err
+		}
+		*v, raw = w.View, w.Settings
+	}
+	if d.raw == nil || !bytes.Equal(raw, d.raw) {
+		var s Settings
+		if len(raw) > 0 {
+			if err := json.Unmarshal(raw, &s); err != nil {
+				return err
+			}
+		}
+		// raw may be part of b (DecodeView's): keep a copy.
+		d.raw, d.settings = bytes.Clone(raw), s
+	}
+	v.Settings = d.settings
+	return nil
+}
 
 // DecodeView reads a view as AppendJSON writes it, and as the client's
 // patches (protocol/patch) make it, without reflection, into v
@@ -20,7 +65,7 @@ import (
 // encoding/json. When it reports true, json.Unmarshal of b into a View
 // whose settings are held as a json.RawMessage succeeds and gives v and
 // those bytes (TestDecodeView, FuzzDecodeView). The returned settings are
-// part of b.
+// part of b (nil when b has none). ViewDecoder decodes them.
 //
 // A client decodes every view it receives, and encoding/json's reflection
 // was a tenth of the CPU of the server's tests (the clients of its rooms

@@ -12,13 +12,6 @@ import (
 	"golfsolitaire/protocol/patch"
 )
 
-// viewWire is a view with its settings held as sent, as the client reads
-// it (DecodeView's result).
-type viewWire struct {
-	View
-	Settings json.RawMessage `json:"settings"`
-}
-
 // sameAsUnmarshal reads b with DecodeView and, when DecodeView takes it,
 // fails unless json.Unmarshal takes it too and reads the same view and
 // settings, and the same view with its settings decoded whenever it

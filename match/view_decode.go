@@ -65,7 +65,10 @@ func (d *ViewDecoder) Decode(b []byte, v *View) error {
 // encoding/json. When it reports true, json.Unmarshal of b into a View
 // whose settings are held as a json.RawMessage succeeds and gives v and
 // those bytes (TestDecodeView, FuzzDecodeView). The returned settings are
-// part of b (nil when b has none). ViewDecoder decodes them.
+// part of b (nil when b has none). A ViewDecoder decodes views with it,
+// and their settings when they change. A field added to View or its parts
+// must be added here too: TestDecodeView fails until it is (its key is
+// unknown here, and the view declined).
 //
 // A client decodes every view it receives, and encoding/json's reflection
 // was a tenth of the CPU of the server's tests (the clients of its rooms
@@ -159,7 +162,7 @@ func (p *viewParser) view(v *View) (settings []byte) {
 }
 
 // viewParser reads the JSON of a view from b at i. Once bad (the input is
-// not what AppendJSON writes) it reads nothing more, and its readers
+// not what DecodeView takes) it reads nothing more, and its readers
 // return zero values.
 type viewParser struct {
 	b   []byte
@@ -174,8 +177,8 @@ func (p *viewParser) lit(s string) {
 	}
 }
 
-// key reads s if it comes next (an optional member's key, or null), and
-// reports whether it did.
+// key reads s if it comes next (a bracket, a comma, null), and reports
+// whether it did.
 func (p *viewParser) key(s string) bool {
 	if p.bad || len(p.b)-p.i < len(s) || string(p.b[p.i:p.i+len(s)]) != s {
 		return false
@@ -235,7 +238,8 @@ func (p *viewParser) once(seen *uint32, bit uint) {
 
 // int64 reads an integer as strconv.AppendInt writes it: no plus sign,
 // no leading zero, no minus zero, no fraction or exponent (json.Unmarshal
-// takes those only when they are whole), at most 18 digits.
+// refuses those for an integer), at most 18 digits (so it cannot
+// overflow).
 func (p *viewParser) int64() int64 {
 	if p.bad {
 		return 0

@@ -32,9 +32,12 @@ import (
 // chromium finds the browser: the path at the start of GOLF_CHROMIUM (set
 // by .ci/run to the browser's path and version, so that the test cache key
 // changes when a browser is installed or upgraded: go test does not replay
-// a run that skipped for want of one), else /usr/bin/chromium or one on
-// PATH. Without one the test skips, saying so loudly, or fails when CI is
-// set.
+// a run that skipped for want of one), else Chromium's headless shell
+// (Debian's chromium-headless-shell), else /usr/bin/chromium or one on
+// PATH. The headless shell is the same Blink and V8 without the browser's
+// windows and their WebUI pages: the package ran in 57 s alone against
+// 80 s in the whole browser (Chromium 156, two cores). Without a browser
+// the test skips, saying so loudly, or fails when CI is set.
 func chromium(t *testing.T) string {
 	t.Helper()
 	if v := strings.Fields(os.Getenv("GOLF_CHROMIUM")); len(v) > 0 {
@@ -42,12 +45,12 @@ func chromium(t *testing.T) string {
 			return v[0]
 		}
 	}
-	for _, p := range []string{"/usr/bin/chromium", "/usr/bin/chromium-browser"} {
+	for _, p := range []string{"/usr/bin/chromium-headless-shell", "/usr/bin/chromium", "/usr/bin/chromium-browser"} {
 		if _, err := os.Stat(p); err == nil {
 			return p
 		}
 	}
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "chrome"} {
+	for _, name := range []string{"chromium-headless-shell", "chrome-headless-shell", "chromium", "chromium-browser", "google-chrome", "chrome"} {
 		if p, err := exec.LookPath(name); err == nil {
 			return p
 		}

@@ -1,0 +1,5 @@
+//go:build !race
+
+package fairplay_test
+
+const raceEnabled = false

@@ -64,11 +64,12 @@ func (d *ViewDecoder) Decode(b []byte, v *View) error {
 // write, a null where it writes none; the caller then falls back to
 // encoding/json. When it reports true, json.Unmarshal of b into a View
 // whose settings are held as a json.RawMessage succeeds and gives v and
-// those bytes (TestDecodeView, FuzzDecodeView). The returned settings are
+// those bytes (TestViewAppendJSON, TestViewAppendJSONFields,
+// FuzzDecodeView). The returned settings are
 // part of b (nil when b has none). A ViewDecoder decodes views with it,
 // and their settings when they change. A field added to View or its parts
-// must be added here too: TestDecodeView fails until it is (its key is
-// unknown here, and the view declined).
+// must be added here too: TestViewAppendJSONFields fails until it is (its
+// key is unknown here, and the view declined).
 //
 // A client decodes every view it receives, and encoding/json's reflection
 // was a tenth of the CPU of the server's tests (the clients of its rooms

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"reflect"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -36,11 +37,22 @@ func tail(b []byte, i int) string {
 
 // TestViewAppendJSON plays random rounds of every game, format and kind of
 // room, and after every event compares each viewer's view (every seat, a
-// spectator, nobody) as AppendJSON writes it with json.Marshal's bytes.
+// spectator, nobody) as AppendJSON writes it with json.Marshal's bytes,
+// and reads it with DecodeView as a client holds it (decodesAsHeld).
 func TestViewAppendJSON(t *testing.T) {
 	t.Parallel()
+	var reordered atomic.Int64
+	t.Cleanup(func() {
+		if reordered.Load() == 0 {
+			t.Error("no view was held with its members out of AppendJSON's order")
+		}
+	})
 	eachRoomView(t, func(t *testing.T) func(string, int, View) {
-		return func(what string, _ int, v View) { sameAsMarshal(t, what, v) }
+		decodes := decodesAsHeld(t, &reordered)
+		return func(what string, seat int, v View) {
+			sameAsMarshal(t, what, v)
+			decodes(what, seat, v)
+		}
 	})
 }
 
@@ -159,12 +171,18 @@ func eachRoomView(t *testing.T, newCheck func(t *testing.T) func(what string, se
 
 // TestViewAppendJSONFields fills every field of a view and its parts with
 // random values, zero or not (a random choice a field, so omitempty and
-// omitzero go both ways), and compares AppendJSON with json.Marshal: a
-// field added to any of them and not to AppendJSON fails here.
+// omitzero go both ways), and compares AppendJSON with json.Marshal, and
+// DecodeView of what it writes with json.Unmarshal (DecodeView must take
+// every one): a field added to any of them and not to AppendJSON or
+// DecodeView fails here.
 func TestViewAppendJSONFields(t *testing.T) {
 	t.Parallel()
 	for i, v := range randomViews() {
-		sameAsMarshal(t, fmt.Sprintf("random view %d", i), v)
+		what := fmt.Sprintf("random view %d", i)
+		sameAsMarshal(t, what, v)
+		if b := v.AppendJSON(nil); !sameAsUnmarshal(t, what, b) {
+			t.Fatalf("%s: DecodeView declined AppendJSON's view:\n%s", what, b)
+		}
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 )
 
 func TestLoad(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name     string
 		args     []string
@@ -21,7 +22,7 @@ func TestLoad(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			// Paced: the checks need moves, not as many as two cores
 			// can make (which would slow every test running beside it).
-			args := append([]string{"load", "--serve", "memory", "--duration", "2s", "--rate", "150", "--json"}, tt.args...)
+			args := append([]string{"load", "--serve", "memory", "--duration", "2s", "--rate", "60", "--json"}, tt.args...)
 			r := runCmd(t, "", args...)
 			if r.code != 0 {
 				t.Fatalf("exit %d: %s\n%s", r.code, r.err, r.stderr)
@@ -65,6 +66,7 @@ func TestLoad(t *testing.T) {
 // attackers make depends on the machine's load: the refusals are
 // asserted when they made more than the limit allows.)
 func TestLoadAttackMix(t *testing.T) {
+	t.Parallel()
 	// The honest players are paced (the attackers are not): the checks
 	// need their moves, not as many as two cores can make.
 	r := runCmd(t, "", "load", "--serve", "memory", "--duration", "4s", "--rooms", "2", "--holes", "1", "--attackers", "1", "--rate", "100", "--json")

@@ -9,6 +9,7 @@ import (
 // end: every hole's result posted, every entrant finished, the leaderboard
 // pushed.
 func TestLoadTournament(t *testing.T) {
+	t.Parallel()
 	r := runCmd(t, "", "load", "--serve", "memory", "--tournament", "6", "--watchers", "2", "--duration", "30s", "--json")
 	if r.code != 0 {
 		t.Fatalf("exit %d: %s\n%s", r.code, r.err, r.stderr)

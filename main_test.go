@@ -14,6 +14,8 @@ import (
 	"testing"
 
 	"go.uber.org/goleak"
+
+	"golfsolitaire/internal/testrun"
 )
 
 // TestMain fails the package's tests if any goroutine is still running
@@ -23,6 +25,9 @@ import (
 // goroutine nothing stops (scs v2.9.0's StopCleanup races with starting
 // it), one per server.
 func TestMain(m *testing.M) {
+	// Most of these tests run a command that waits on servers, sockets and
+	// stores: four at once (two by default on two cores).
+	testrun.AtLeastParallel(4)
 	goleak.VerifyTestMain(m, goleak.IgnoreTopFunction("github.com/alexedwards/scs/v2/memstore.(*MemStore).startCleanup"))
 }
 

@@ -1,11 +1,11 @@
 package server_test
 
 import (
-	"flag"
-	"runtime"
 	"testing"
 
 	"go.uber.org/goleak"
+
+	"golfsolitaire/internal/testrun"
 )
 
 // TestMain fails the package when a goroutine outlives its tests: every
@@ -16,12 +16,7 @@ func TestMain(m *testing.M) {
 	// rather than compute (a whole run is about 110 s of CPU for 240 s of
 	// wall time on two cores at the default -parallel, GOMAXPROCS): run
 	// four at once unless -parallel was given.
-	flag.Parse()
-	explicit := false
-	flag.Visit(func(f *flag.Flag) { explicit = explicit || f.Name == "test.parallel" })
-	if !explicit && runtime.GOMAXPROCS(0) < 4 {
-		_ = flag.Set("test.parallel", "4")
-	}
+	testrun.AtLeastParallel(4)
 	goleak.VerifyTestMain(m,
 		// scs.New always makes a default in-memory session store whose
 		// cleanup goroutine nothing can stop; the server replaces that

@@ -16,12 +16,31 @@ import (
 	"golfsolitaire/store/redisstore/redistest"
 )
 
-// failoverBasePort is where TestClusterFailover's own cluster listens
+// failoverBasePort is where TestFailover/Cluster's own cluster listens
 // (30101-30106, bus ports 20101-20106): it kills a master, so it must not
 // use the cluster CI shares between tests (30001-30006).
 const failoverBasePort = 30101
 
-// TestClusterFailover kills the master of some rooms while every room is
+// TestFailover runs the failover of each topology, Cluster and Sentinel,
+// side by side: each on nodes of its own, and mostly waiting for its
+// Redis to promote a replica. The test is not parallel, so neither runs
+// beside another test of the package (their writers load the machine, and
+// the contract suites' TTL checks have margins of a few hundred ms).
+func TestFailover(t *testing.T) {
+	if testing.Short() {
+		t.Skip("kills Redis nodes; not with -short")
+	}
+	t.Run("Cluster", func(t *testing.T) {
+		t.Parallel()
+		clusterFailover(t)
+	})
+	t.Run("Sentinel", func(t *testing.T) {
+		t.Parallel()
+		sentinelFailover(t)
+	})
+}
+
+// clusterFailover kills the master of some rooms while every room is
 // appended to as fast as it can, with WAIT on (one replica): appends on
 // the dead master's rooms resume within seconds (the client reloads its
 // slot map on connection errors and every second, not after go-redis's
@@ -29,12 +48,7 @@ const failoverBasePort = 30101
 // the rooms' subscriptions (sharded pub/sub) follow the new master.
 // The killed node is restarted once its replica took over (as a
 // supervisor would), rejoins as a replica, and the cluster is whole again.
-func TestClusterFailover(t *testing.T) {
-	if testing.Short() {
-		t.Skip("kills Redis Cluster nodes; not with -short")
-	}
-	// Not parallel: its writers load the machine, and the contract
-	// suite's TTL checks have margins of a few hundred ms.
+func clusterFailover(t *testing.T) {
 	c := redistest.StartCluster(t, failoverBasePort)
 	// One seed node is enough: the client must be a Cluster client.
 	client := redistest.NewClient(t, redisstore.ClientConfig{Mode: redisstore.ModeCluster, Addrs: c.Addrs()[:1]})
@@ -65,17 +79,13 @@ func TestClusterFailover(t *testing.T) {
 	})
 }
 
-// sentinelBasePort is where TestSentinelFailover's own master (30111),
+// sentinelBasePort is where TestFailover/Sentinel's own master (30111),
 // replica (30112) and Sentinels (30121-30123) listen.
 const sentinelBasePort = 30111
 
-// TestSentinelFailover kills the Sentinel master under the same load: the
+// sentinelFailover kills the Sentinel master under the same load: the
 // Sentinels promote the replica and the client follows them.
-func TestSentinelFailover(t *testing.T) {
-	if testing.Short() {
-		t.Skip("kills Redis nodes; not with -short")
-	}
-	// Not parallel, like TestClusterFailover.
+func sentinelFailover(t *testing.T) {
 	s := redistest.StartSentinels(t, sentinelBasePort)
 	client := redistest.NewClient(t, redisstore.ClientConfig{Mode: redisstore.ModeSentinel, Addrs: s.Addrs(), MasterName: redistest.SentinelMaster})
 	rooms := []string{"SE01", "SE02", "SE03", "SE04"}

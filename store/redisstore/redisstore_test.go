@@ -27,11 +27,16 @@ import (
 // Redis topology CI starts (single node, Cluster, Sentinel; see package
 // redistest).
 func TestContract(t *testing.T) {
+	// The backends run side by side (their tests wait on TTLs), within
+	// this test: the failover tests, which kill nodes and load the
+	// machine, are not parallel, so none of them runs beside it.
 	t.Run("miniredis", func(t *testing.T) {
+		t.Parallel()
 		storetest.RunBackend(t, miniredisBackend())
 	})
 	for _, tp := range redistest.All {
 		t.Run(tp.Name, func(t *testing.T) {
+			t.Parallel()
 			storetest.RunBackend(t, realBackend(t, tp))
 		})
 	}

@@ -132,11 +132,19 @@ func RunBots(t *testing.T, b Backend) {
 // tournaments' and the seed pools' (RunTournaments, RunSeedPools), and
 // Ping.
 func RunBackend(t *testing.T, b Backend) {
-	t.Run("RoomLog", func(t *testing.T) { RunRoomLog(t, b) })
-	t.Run("Bus", func(t *testing.T) { RunBus(t, b) })
-	t.Run("Lobby", func(t *testing.T) { RunLobby(t, b) })
-	t.Run("Matchmaker", func(t *testing.T) { RunMatchmaker(t, b) })
-	t.Run("Bots", func(t *testing.T) { RunBots(t, b) })
+	// The parts run side by side, as the tests of each part do.
+	for _, part := range []struct {
+		name string
+		run  func(*testing.T, Backend)
+	}{
+		{"RoomLog", RunRoomLog}, {"Bus", RunBus}, {"Lobby", RunLobby},
+		{"Matchmaker", RunMatchmaker}, {"Bots", RunBots},
+	} {
+		t.Run(part.name, func(t *testing.T) {
+			t.Parallel()
+			part.run(t, b)
+		})
+	}
 	runTests(t, b, []namedTest{{"Ping", testPing}})
 }
 

@@ -232,6 +232,9 @@ func decodeFrames(raw [][]byte) ([]protocol.ServerMessage, []error) {
 	errs := make([]error, len(raw))
 	var view []byte
 	var viewV int64
+	// The client's decoder: match's tests check that it reads every view
+	// exactly as encoding/json does, in a fifth of the time.
+	var dec match.ViewDecoder
 	for i, b := range raw {
 		var f struct {
 			protocol.ServerMessage
@@ -259,7 +262,7 @@ func decodeFrames(raw [][]byte) ([]protocol.ServerMessage, []error) {
 		}
 		if full != nil {
 			var v match.View
-			if err := json.Unmarshal(full, &v); err != nil {
+			if err := dec.Decode(full, &v); err != nil {
 				errs[i] = err
 				continue
 			}

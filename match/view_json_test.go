@@ -16,11 +16,16 @@ import (
 // sameAsMarshal fails unless v.AppendJSON writes what json.Marshal does.
 func sameAsMarshal(t *testing.T, what string, v View) {
 	t.Helper()
+	sameBytesAsMarshal(t, what, v.AppendJSON(nil), v)
+}
+
+// sameBytesAsMarshal fails unless got is what json.Marshal writes of v.
+func sameBytesAsMarshal(t *testing.T, what string, got []byte, v any) {
+	t.Helper()
 	want, err := json.Marshal(v)
 	if err != nil {
 		t.Fatalf("%s: json.Marshal: %v", what, err)
 	}
-	got := v.AppendJSON(nil)
 	if !bytes.Equal(got, want) {
 		i := 0
 		for i < len(got) && i < len(want) && got[i] == want[i] {
@@ -38,7 +43,9 @@ func tail(b []byte, i int) string {
 // TestViewAppendJSON plays random rounds of every game, format and kind of
 // room, and after every event compares each viewer's view (every seat, a
 // spectator, nobody) as AppendJSON writes it with json.Marshal's bytes,
-// and reads it with DecodeView as a client holds it (decodesAsHeld).
+// and reads it with DecodeView as a client holds it (decodesAsHeld). It
+// checks every event of the rounds too: Logged.AppendJSON and each
+// viewer's EventView.AppendJSON against json.Marshal (loggedSameAsMarshal).
 func TestViewAppendJSON(t *testing.T) {
 	t.Parallel()
 	var reordered atomic.Int64
@@ -47,11 +54,14 @@ func TestViewAppendJSON(t *testing.T) {
 			t.Error("no view was held with its members out of AppendJSON's order")
 		}
 	})
-	eachRoomView(t, func(t *testing.T) func(string, int, View) {
+	eachRoomView(t, func(t *testing.T) roomChecks {
 		decodes := decodesAsHeld(t, &reordered)
-		return func(what string, seat int, v View) {
-			sameAsMarshal(t, what, v)
-			decodes(what, seat, v)
+		return roomChecks{
+			view: func(what string, seat int, v View) {
+				sameAsMarshal(t, what, v)
+				decodes(what, seat, v)
+			},
+			event: func(what string, r *Room, l Logged) { loggedSameAsMarshal(t, what, r, l) },
 		}
 	})
 }
@@ -91,46 +101,68 @@ func viewRooms() []viewRoom {
 	)
 }
 
+// roomChecks are the checks eachRoomView runs in a round: view with each
+// viewer (every seat, a spectator, nobody) and its view after events, and
+// event (if not nil) with every event as the room logs it (Room.Log, as
+// the hub does) just after applying it.
+type roomChecks struct {
+	view  func(what string, seat int, v View)
+	event func(what string, r *Room, l Logged)
+}
+
 // eachRoomView plays a random round in each of viewRooms (a parallel
-// subtest each, whose checker is newCheck's), and after every event calls
-// the checker with each viewer (every seat, a spectator, nobody) and its
-// view.
-func eachRoomView(t *testing.T, newCheck func(t *testing.T) func(what string, seat int, v View)) {
+// subtest each, whose checks are newChecks'), and runs the checks after
+// every event.
+func eachRoomView(t *testing.T, newChecks func(t *testing.T) roomChecks) {
 	names := []string{"Ana", `Bo "the" <b>&`, "Zoë", "李", "O'Brien"}
 	for k, rc := range viewRooms() {
 		t.Run(rc.name, func(t *testing.T) {
 			t.Parallel()
 			set := DefaultSettings()
 			rc.set(&set)
-			r, err := NewRoom(Event{Kind: KindCreate, At: t0, Code: "JSON-" + fmt.Sprint(k), Settings: &set})
+			create := Event{Kind: KindCreate, At: t0, Code: "JSON-" + fmt.Sprint(k), Settings: &set}
+			r, err := NewRoom(create)
 			if err != nil {
 				t.Fatal(err)
 			}
-			check := newCheck(t)
+			check := newChecks(t)
+			if check.event != nil {
+				check.event("create", r, r.Log(create, nil))
+			}
 			rng := rand.New(rand.NewPCG(uint64(k), 99))
 			at := t0
 			events := 0
+			// checked reports whether the checks run after the event just
+			// applied. Under -race (some thirty times slower here, and
+			// nothing concurrent to find) every seventh event in play is
+			// checked; `go test ./match/` (.ci/run's property checks)
+			// checks all.
+			checked := func() bool {
+				events++
+				return !raceEnabled || events%7 == 1 || r.Status != Playing
+			}
 			views := func(what string) {
 				t.Helper()
-				// Under -race (some thirty times slower here, and nothing
-				// concurrent to find) every seventh event is checked;
-				// `go test ./match/` (.ci/run's property checks) checks all.
-				if events++; raceEnabled && events%7 != 1 && r.Status == Playing {
-					return
-				}
 				for _, seat := range []int{0, 1, 2, 3, SpectatorSeat, NoSeat} {
 					if seat >= len(r.Seats) && seat >= 0 {
 						continue
 					}
-					check(fmt.Sprintf("%s, v%d, seat %d", what, r.Version, seat), seat, r.View(seat))
+					check.view(fmt.Sprintf("%s, v%d, seat %d", what, r.Version, seat), seat, r.View(seat))
 				}
 			}
 			apply := func(ev Event) {
 				t.Helper()
 				at = at.Add(time.Duration(rng.IntN(5000)) * time.Millisecond)
 				ev.At = at
-				if _, err := r.Apply(ev); err != nil {
+				notices, err := r.Apply(ev)
+				if err != nil {
 					t.Fatalf("%+v: %v", ev, err)
+				}
+				if !checked() {
+					return
+				}
+				if check.event != nil {
+					check.event(fmt.Sprintf("%s, v%d", ev.Kind, r.Version), r, r.Log(ev, notices))
 				}
 				views(string(ev.Kind))
 			}
@@ -209,6 +241,30 @@ func randomViews() []View {
 func fill(v reflect.Value, rng *rand.Rand, strs []string, depth int) {
 	if rng.IntN(2) == 0 && depth > 0 {
 		v.SetZero()
+		return
+	}
+	switch v.Type() {
+	case reflect.TypeFor[golf.Seed]():
+		var s golf.Seed
+		for i := range s {
+			s[i] = byte(rng.IntN(256))
+		}
+		v.Set(reflect.ValueOf(s))
+		return
+	case reflect.TypeFor[golf.Move]():
+		// Undo's successors are no action: their record form is "?".
+		v.Set(reflect.ValueOf(golf.Move{Action: golf.Action(rng.IntN(6)), Pile: uint8(rng.IntN(65))}))
+		return
+	case reflect.TypeFor[golf.Card]():
+		// A card, a joker or NoCard: json.Marshal refuses anything else.
+		c := golf.NewCard(1+rng.IntN(13), golf.Suit(rng.IntN(4)))
+		switch rng.IntN(8) {
+		case 0:
+			c = golf.Joker
+		case 1:
+			c = golf.NoCard
+		}
+		v.Set(reflect.ValueOf(c))
 		return
 	}
 	switch v.Kind() {

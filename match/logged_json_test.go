@@ -83,7 +83,7 @@ func FuzzLoggedAppendJSON(f *testing.F) {
 	f.Fuzz(func(t *testing.T, name, code, token string) {
 		set := DefaultSettings()
 		l := Logged{
-			Event: Event{Kind: KindJoin, At: t0, Code: code, Settings: &set, Tournament: code, Name: name, Token: token, Conn: token},
+			Event:   Event{Kind: KindJoin, At: t0, Code: code, Settings: &set, Tournament: code, Name: name, Token: token, Conn: token},
 			Notices: []Notice{{Kind: NoticeKind(code), End: name}},
 			Origin:  -1,
 		}

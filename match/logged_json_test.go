@@ -92,3 +92,34 @@ func FuzzLoggedAppendJSON(f *testing.F) {
 		sameBytesAsMarshal(t, "event view", ev.AppendJSON(nil), ev)
 	})
 }
+
+// BenchmarkLoggedJSON encodes a move of a two-seat match in play
+// (benchMatch) as the hub does on every move: the logged event it stores
+// and the event view it sends (a seat's, whole), with json.Marshal and
+// with AppendJSON.
+func BenchmarkLoggedJSON(b *testing.B) {
+	r := benchMatch(b)
+	h := r.CurrentHole()
+	ev := Event{Kind: KindMove, At: t0.Add(1234567891), Seat: 0, Hole: h.Number, Move: h.State(r.Settings.Variant, 0).Legal()[0], Seq: 1}
+	notices, err := r.Apply(ev)
+	if err != nil {
+		b.Fatal(err)
+	}
+	l := r.Log(ev, notices)
+	view := r.EventView(l, r.Version, 0)
+	b.Logf("logged: %s; event view: %s", l.AppendJSON(nil), view.AppendJSON(nil))
+	run := func(name string, encode func() []byte) {
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if encode() == nil {
+					b.Fatal("nothing written")
+				}
+			}
+		})
+	}
+	run("logged/marshal", func() []byte { data, _ := json.Marshal(l); return data })
+	run("logged/append", func() []byte { return l.AppendJSON(make([]byte, 0, 256)) })
+	run("event/marshal", func() []byte { data, _ := json.Marshal(view); return data })
+	run("event/append", func() []byte { return view.AppendJSON(make([]byte, 0, 128)) })
+}

@@ -200,7 +200,9 @@ func (h *hub) apply(ctx context.Context, build func(r *match.Room) (match.Event,
 				return result{v: before, err: err}
 			}
 		}
-		data, _ := json.Marshal(logged)
+		// Logged.AppendJSON writes json.Marshal's bytes, without
+		// reflection; a move's event is some 120 bytes (more with notices).
+		data := logged.AppendJSON(make([]byte, 0, 256))
 		v, err := h.s.store.Append(ctx, h.code, before, snap, data)
 		if err == nil {
 			h.fanout(logged, v)
@@ -502,7 +504,7 @@ func (f *seatFrames) frame(base *sentView, v int64) []byte {
 				// (docs/protocol.md).
 				ev := f.ev
 				ev.At = 0
-				f.patchEvent, _ = json.Marshal(ev)
+				f.patchEvent = ev.AppendJSON(make([]byte, 0, 128))
 			}
 			msg := protocol.PatchFrame(v, base.v, f.patchEvent, p)
 			if f.patched == nil {
@@ -513,7 +515,7 @@ func (f *seatFrames) frame(base *sentView, v int64) []byte {
 		}
 	}
 	if f.full == nil {
-		event, _ := json.Marshal(f.ev)
+		event := f.ev.AppendJSON(make([]byte, 0, 128))
 		f.full = protocol.EventFrame(v, event, f.view.json)
 	}
 	return f.full

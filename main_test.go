@@ -28,7 +28,7 @@ func TestMain(m *testing.M) {
 	// Most of these tests run a command that waits on servers, sockets and
 	// stores: four at once (two by default on two cores).
 	testrun.AtLeastParallel(4)
-	goleak.VerifyTestMain(m, goleak.IgnoreTopFunction("github.com/alexedwards/scs/v2/memstore.(*MemStore).startCleanup"))
+	testrun.Main(m, goleak.IgnoreTopFunction("github.com/alexedwards/scs/v2/memstore.(*MemStore).startCleanup"))
 }
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/")

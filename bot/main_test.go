@@ -3,11 +3,11 @@ package bot
 import (
 	"testing"
 
-	"go.uber.org/goleak"
+	"golfsolitaire/internal/testrun"
 )
 
 // TestMain fails the package's tests if any goroutine is still running
 // when they end: a bot that outlives its game, or a connection left reading.
 func TestMain(m *testing.M) {
-	goleak.VerifyTestMain(m)
+	testrun.Main(m)
 }

@@ -3,11 +3,11 @@ package client_test
 import (
 	"testing"
 
-	"go.uber.org/goleak"
+	"golfsolitaire/internal/testrun"
 )
 
 // TestMain fails the package's tests if any goroutine is still running
 // when they end: a connection's reader or a test server left behind.
 func TestMain(m *testing.M) {
-	goleak.VerifyTestMain(m)
+	testrun.Main(m)
 }

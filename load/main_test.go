@@ -4,6 +4,8 @@ import (
 	"testing"
 
 	"go.uber.org/goleak"
+
+	"golfsolitaire/internal/testrun"
 )
 
 // TestMain fails the package's tests if any goroutine is still running
@@ -11,5 +13,5 @@ import (
 // (The attacker test runs a server: scs.New starts a session memstore
 // whose cleanup goroutine nothing stops, as in the server's tests.)
 func TestMain(m *testing.M) {
-	goleak.VerifyTestMain(m, goleak.IgnoreTopFunction("github.com/alexedwards/scs/v2/memstore.(*MemStore).startCleanup"))
+	testrun.Main(m, goleak.IgnoreTopFunction("github.com/alexedwards/scs/v2/memstore.(*MemStore).startCleanup"))
 }

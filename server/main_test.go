@@ -17,7 +17,7 @@ func TestMain(m *testing.M) {
 	// wall time on two cores at the default -parallel, GOMAXPROCS): run
 	// four at once unless -parallel was given.
 	testrun.AtLeastParallel(4)
-	goleak.VerifyTestMain(m,
+	testrun.Main(m,
 		// scs.New always makes a default in-memory session store whose
 		// cleanup goroutine nothing can stop; the server replaces that
 		// store at once (account.go).

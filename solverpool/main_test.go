@@ -3,11 +3,11 @@ package solverpool
 import (
 	"testing"
 
-	"go.uber.org/goleak"
+	"golfsolitaire/internal/testrun"
 )
 
 // TestMain fails the package's tests if any goroutine is still running
 // when they end: a worker of a pool that was closed.
 func TestMain(m *testing.M) {
-	goleak.VerifyTestMain(m)
+	testrun.Main(m)
 }

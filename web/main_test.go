@@ -3,11 +3,11 @@ package web_test
 import (
 	"testing"
 
-	"go.uber.org/goleak"
+	"golfsolitaire/internal/testrun"
 )
 
 // TestMain fails the package's tests if any goroutine is still running
 // when they end: a test server or handler left running.
 func TestMain(m *testing.M) {
-	goleak.VerifyTestMain(m)
+	testrun.Main(m)
 }

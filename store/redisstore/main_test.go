@@ -3,8 +3,6 @@ package redisstore_test
 import (
 	"testing"
 
-	"go.uber.org/goleak"
-
 	"golfsolitaire/internal/testrun"
 )
 
@@ -15,5 +13,5 @@ import (
 // took 16 s, most of it asleep).
 func TestMain(m *testing.M) {
 	testrun.AtLeastParallel(8)
-	goleak.VerifyTestMain(m)
+	testrun.Main(m)
 }

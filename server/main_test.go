@@ -12,11 +12,12 @@ import (
 // goroutine the server starts (hub loops, sockets, bots, tasks) is owned
 // by the Server and stopped by Close.
 func TestMain(m *testing.M) {
-	// Most of these tests wait on sockets, timers and other goroutines
-	// rather than compute (a whole run is about 110 s of CPU for 240 s of
-	// wall time on two cores at the default -parallel, GOMAXPROCS): run
-	// four at once unless -parallel was given.
-	testrun.AtLeastParallel(4)
+	// Many of these tests wait on sockets, timers, leases and other
+	// goroutines rather than compute (alone, the package used 1.5 of two
+	// cores at -parallel 4): run eight at once unless -parallel was given
+	// (alone 80 s against 82-88 s at four; in go test ./... the package
+	// runs last and alone for its last minute).
+	testrun.AtLeastParallel(8)
 	testrun.Main(m,
 		// scs.New always makes a default in-memory session store whose
 		// cleanup goroutine nothing can stop; the server replaces that

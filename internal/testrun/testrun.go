@@ -14,12 +14,18 @@ import (
 // unless -parallel was given on the command line. Call it in TestMain
 // before m.Run.
 func AtLeastParallel(n int) {
+	if !parallelGiven() && runtime.GOMAXPROCS(0) < n {
+		_ = flag.Set("test.parallel", strconv.Itoa(n))
+	}
+}
+
+// parallelGiven reports whether -parallel was set, parsing the command
+// line first if nobody has.
+func parallelGiven() bool {
 	if !flag.Parsed() {
 		flag.Parse()
 	}
-	explicit := false
-	flag.Visit(func(f *flag.Flag) { explicit = explicit || f.Name == "test.parallel" })
-	if !explicit && runtime.GOMAXPROCS(0) < n {
-		_ = flag.Set("test.parallel", strconv.Itoa(n))
-	}
+	given := false
+	flag.Visit(func(f *flag.Flag) { given = given || f.Name == "test.parallel" })
+	return given
 }

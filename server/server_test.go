@@ -61,8 +61,12 @@ func newTestServer(t *testing.T, st store.Store, mod ...func(*server.Options)) (
 // testBotThink is the bots' pause before each move in tests.
 const testBotThink = 10 * time.Millisecond
 
+// testCtx bounds a test that hangs. The bound is generous: a test that
+// needs two CPU seconds alone took over 30 s in the whole suite on a slow
+// two-core machine (TestTournamentRoomKept: eight server tests at a time
+// beside the browser tests, under -race), and failed on the old 30 s.
 func testCtx(t *testing.T) context.Context {
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	t.Cleanup(cancel)
 	return ctx
 }

@@ -69,7 +69,7 @@ func TestLoadAttackMix(t *testing.T) {
 	t.Parallel()
 	// The honest players are paced (the attackers are not): the checks
 	// need their moves, not as many as two cores can make.
-	r := runCmd(t, "", "load", "--serve", "memory", "--duration", "4s", "--rooms", "2", "--holes", "1", "--attackers", "1", "--rate", "100", "--json")
+	r := runCmd(t, "", "load", "--serve", "memory", "--duration", "2s", "--rooms", "2", "--holes", "1", "--attackers", "1", "--rate", "100", "--json")
 	if r.code != 0 {
 		t.Fatalf("exit %d: %s\n%s", r.code, r.err, r.stderr)
 	}

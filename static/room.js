@@ -50,6 +50,8 @@ const state = {
   replayTried: false, // the end-of-round replay was opened
   holePicked: false, // the player chose a hole in the picker
   boardKey: '', // what #my-board was drawn from: redrawn only when it changes
+  boardsKey: '', // what #boards was drawn from (the same)
+  scoresKey: '', // what the standings and the scorecard were drawn from (the same)
 };
 
 // ---- connection -------------------------------------------------------
@@ -900,6 +902,11 @@ function renderBoards(vw) {
   sec.hidden = !boards.length || vw.status === 'waiting' || state.you >= 0;
   if (sec.hidden) return;
   const foundation = foundationGame(vw.settings);
+  // Drawn again only when what it shows changed: a redraw costs the page
+  // a layout, at every move of every player.
+  const key = JSON.stringify([boards, vw.standings?.rows, vw.seats, vw.tournament, state.you, foundation]);
+  if (key === state.boardsKey && sec.firstChild) return;
+  state.boardsKey = key;
   const rows = new Map((vw.standings?.rows || []).map((r) => [r.seat, r]));
   sec.replaceChildren(...boards.map((b) => h('div', {}, h('h3', {}, vw.seats[b.seat]?.name || '?', rows.get(b.seat) ? h('span', { class: 'topar ' + parClass(rows.get(b.seat).toPar) }, ' ' + rows.get(b.seat).toParText) : null),
     b.wait ? h('p', { class: 'wait', 'data-testid': 'wait-' + b.seat }, waitText(b.wait, vw)) : null,
@@ -920,6 +927,11 @@ function renderScores(vw) {
   sec.hidden = vw.status === 'waiting';
   if (sec.hidden) return;
   const st = vw.standings;
+  // Drawn again only when what it shows changed (see renderBoards); a
+  // focused replay button in the scorecard keeps its focus meanwhile.
+  const key = JSON.stringify([st, vw.best, vw.revealed, vw.commitment]);
+  if (key === state.scoresKey && $('#scorecard').firstChild) return;
+  state.scoresKey = key;
   $('#match-status').textContent = st.match ? matchText(st) : '';
   // Standings: place (with ties), player, to par, total, thru.
   const rows = st.rows.map((r) => h('tr', { 'data-testid': 'standing-' + r.seat },

@@ -194,10 +194,18 @@ func TestPlayScreen(t *testing.T) {
 				t.Errorf("focused card style %q: want pile 1 focused with a ring unlike the gold glow", focus)
 			}
 			v := eval[int](t, ctx, `Number(document.getElementById('room').dataset.v)`)
+			// The move draws the board again, not the scorecard: nothing on
+			// it changed (a redraw costs the page a layout at every move).
+			if !eval[bool](t, ctx, `(window.__card = document.querySelector('#scorecard table'), window.__board = document.querySelector('#my-board .board'), !!window.__card && !!window.__board)`) {
+				t.Fatal("no scorecard or no board during play")
+			}
 			do(t, ctx, "Space with a card focused", chromedp.KeyEvent(" "))
 			waitJS(t, ctx, "the stock turned", fmt.Sprintf(`Number(document.getElementById('room').dataset.v) > %d`, v))
 			if after := eval[string](t, ctx, `document.querySelector('#my-board [data-testid=stock-left]').textContent`); after == before {
 				t.Errorf("Space with a card focused did not turn the stock (%s left)", after)
+			}
+			if got := eval[string](t, ctx, `document.querySelector('#my-board .board') === window.__board ? 'the board was not drawn again' : document.querySelector('#scorecard table') !== window.__card ? 'the scorecard was drawn again' : ''`); got != "" {
+				t.Errorf("after a move mid-hole: %s", got)
 			}
 			// Space turns the stock with a button focused too (the sound
 			// switch, Stand): it neither switches sound on nor asks to stand.

@@ -49,9 +49,7 @@ const state = {
   replayRound: 0, // the round the replay pickers are for
   replayTried: false, // the end-of-round replay was opened
   holePicked: false, // the player chose a hole in the picker
-  boardKey: '', // what #my-board was drawn from: redrawn only when it changes
-  boardsKey: '', // what #boards was drawn from (the same)
-  scoresKey: '', // what the standings and the scorecard were drawn from (the same)
+  drawn: new Map(), // element -> the inputs it was drawn from (stale)
 };
 
 // ---- connection -------------------------------------------------------
@@ -764,9 +762,7 @@ function renderPlay(vw) {
   // Other players' moves redraw the page but not this board: a card
   // replaced between a press and its release would lose the click (and
   // the hint's mark and the focus with it).
-  const key = JSON.stringify([b, vw.status, foundation]);
-  if (key !== state.boardKey || !$('#my-board').firstChild) {
-    state.boardKey = key;
+  if (stale($('#my-board'), [b, vw.status, foundation])) {
     const hadFocus = sec.contains(document.activeElement) ? (document.activeElement.dataset.move || state.focusedMove) : null;
     // The outcome is said once, below the board (#outcome), not in it too.
     const el = renderBoard(b, { label: t('play.board'), interactive: vw.status === 'playing', foundation, outcome: false });
@@ -893,6 +889,17 @@ function renderRace(vw) {
   }));
 }
 
+// stale reports whether el must be drawn again from these inputs: they
+// changed since it was last drawn, or it is empty. Each part of the page
+// is drawn again only when what it shows changed: a redraw costs the page
+// a layout, at every move of every player.
+function stale(el, inputs) {
+  const key = JSON.stringify(inputs);
+  if (el.firstChild && state.drawn.get(el) === key) return false;
+  state.drawn.set(el, key);
+  return true;
+}
+
 // renderBoards draws every seat's settled board full size for a
 // spectator. A player sees the others' boards once, in miniature in the
 // rail (renderRace), never again below.
@@ -902,11 +909,7 @@ function renderBoards(vw) {
   sec.hidden = !boards.length || vw.status === 'waiting' || state.you >= 0;
   if (sec.hidden) return;
   const foundation = foundationGame(vw.settings);
-  // Drawn again only when what it shows changed: a redraw costs the page
-  // a layout, at every move of every player.
-  const key = JSON.stringify([boards, vw.standings?.rows, vw.seats, vw.tournament, state.you, foundation]);
-  if (key === state.boardsKey && sec.firstChild) return;
-  state.boardsKey = key;
+  if (!stale(sec, [boards, vw.standings?.rows, vw.seats, vw.tournament, state.you, foundation])) return;
   const rows = new Map((vw.standings?.rows || []).map((r) => [r.seat, r]));
   sec.replaceChildren(...boards.map((b) => h('div', {}, h('h3', {}, vw.seats[b.seat]?.name || '?', rows.get(b.seat) ? h('span', { class: 'topar ' + parClass(rows.get(b.seat).toPar) }, ' ' + rows.get(b.seat).toParText) : null),
     b.wait ? h('p', { class: 'wait', 'data-testid': 'wait-' + b.seat }, waitText(b.wait, vw)) : null,
@@ -927,11 +930,8 @@ function renderScores(vw) {
   sec.hidden = vw.status === 'waiting';
   if (sec.hidden) return;
   const st = vw.standings;
-  // Drawn again only when what it shows changed (see renderBoards); a
-  // focused replay button in the scorecard keeps its focus meanwhile.
-  const key = JSON.stringify([st, vw.best, vw.revealed, vw.commitment]);
-  if (key === state.scoresKey && $('#scorecard').firstChild) return;
-  state.scoresKey = key;
+  // (A focused replay button in the scorecard keeps its focus meanwhile.)
+  if (!stale($('#scorecard'), [st, vw.best, vw.revealed, vw.commitment])) return;
   $('#match-status').textContent = st.match ? matchText(st) : '';
   // Standings: place (with ties), player, to par, total, thru.
   const rows = st.rows.map((r) => h('tr', { 'data-testid': 'standing-' + r.seat },

@@ -385,12 +385,15 @@ func TestSlowBody(t *testing.T) {
 
 // TestWebSocketsOutliveHTTPTimeouts: the read and write timeouts of the
 // http.Server do not cut WebSockets (net/http clears a hijacked
-// connection's deadlines).
+// connection's deadlines). The timeouts are a second, not less: the room's
+// creation and the socket's handshake are ordinary requests under them,
+// and 200 ms cut the creation (EOF) once in CI on a busy two-core machine.
 func TestWebSocketsOutliveHTTPTimeouts(t *testing.T) {
 	t.Parallel()
 	ctx := testCtx(t)
+	const timeout = time.Second
 	base, _ := serveReal(t, func(o *server.Options) {
-		o.HTTP = server.HTTPTimeouts{Read: 200 * time.Millisecond, Write: 200 * time.Millisecond, ReadHeader: 200 * time.Millisecond}
+		o.HTTP = server.HTTPTimeouts{Read: timeout, Write: timeout, ReadHeader: timeout}
 	})
 	api := &client.API{BaseURL: base}
 	g, err := api.CreateRoom(ctx, stroke(2, 1, nil), "Ana")
@@ -398,10 +401,10 @@ func TestWebSocketsOutliveHTTPTimeouts(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := dial(t, ctx, base, g.Code, g.Token)
-	// A ping every 100 ms for a second: well past the 200 ms timeouts, and
-	// well under the socket's flood limit (10 a second, bursts of 40),
-	// which a tight loop of pings reaches on a fast machine.
-	for start := time.Now(); time.Since(start) < time.Second; time.Sleep(100 * time.Millisecond) {
+	// A ping every 100 ms for three times the timeouts, well under the
+	// socket's flood limit (10 a second, bursts of 40), which a tight loop
+	// of pings reaches on a fast machine.
+	for start := time.Now(); time.Since(start) < 3*timeout; time.Sleep(100 * time.Millisecond) {
 		pingPong(t, ctx, c)
 	}
 }

@@ -696,3 +696,30 @@ func evalAsync[T any](t *testing.T, ctx context.Context, script string) T {
 	}
 	return v
 }
+
+// checkRedraws turns on the room page's redraw check (static/room.js,
+// stale) in the tab: from its next render on, every part the page draws
+// only when its inputs change is drawn again all the same, and a part
+// that then shows something else is recorded (its inputs missed what it
+// shows). The tab must be on the site's origin.
+func checkRedraws(t *testing.T, ctx context.Context) {
+	t.Helper()
+	eval[bool](t, ctx, `(localStorage.setItem('golf.checkRedraw', '1'), true)`)
+}
+
+// redrawsOK fails the test on every part the redraw check caught in the
+// tab, and when the check compared nothing.
+func redrawsOK(t *testing.T, ctx context.Context, who string) {
+	t.Helper()
+	got := eval[struct {
+		Checks int
+		Errors []string
+	}](t, ctx, `({checks: window.__redrawChecks || 0, errors: window.__redrawErrors || []})`)
+	for _, e := range got.Errors {
+		t.Errorf("%s's page: a part drawn only when its inputs change was out of date: %s", who, e)
+	}
+	if got.Checks == 0 {
+		t.Errorf("%s's page: the redraw check compared no part", who)
+	}
+	t.Logf("%s's page: %d parts drawn again from the same inputs, %d out of date", who, got.Checks, len(got.Errors))
+}

@@ -207,6 +207,9 @@ func TestPlayScreen(t *testing.T) {
 			if got := eval[string](t, ctx, `document.querySelector('#my-board .board') === window.__board ? 'the board was not drawn again' : document.querySelector('#scorecard table') !== window.__card ? 'the scorecard was drawn again' : ''`); got != "" {
 				t.Errorf("after a move mid-hole: %s", got)
 			}
+			// From here on the page draws every part at every render and
+			// checks that the parts it would have kept were up to date.
+			checkRedraws(t, ctx)
 			// Space turns the stock with a button focused too (the sound
 			// switch, Stand): it neither switches sound on nor asks to stand.
 			for _, sel := range []string{`#sound`, `[data-testid=stand]`} {
@@ -332,6 +335,8 @@ func TestPlayScreen(t *testing.T) {
 				touchTargets(t, ctx, "scorecard and replay", `#scores, #replay`)
 			}
 			shot(t, ctx, "05-scorecard")
+
+			redrawsOK(t, ctx, "the player")
 
 			// Rematch in a one-seat room starts the next round.
 			old := eval[string](t, ctx, `document.getElementById('commitment').textContent`)

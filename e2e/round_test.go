@@ -40,6 +40,7 @@ func TestRoundAgainstABot(t *testing.T) {
 			waitJS(t, ana, "the bot is seated and ready", `document.querySelector('[data-testid=seat-1]')?.dataset.ready === 'true' && !document.querySelector('[data-testid=start]').disabled`)
 			do(t, eve, "Eve watches", chromedp.Navigate(ts.URL+"/watch/"+code+"?lang="+sc.lang))
 			waitJS(t, eve, "Eve's page is up", `document.getElementById('room')?.dataset.status === 'waiting'`)
+			checkRedraws(t, eve)
 			clickJS(t, ana, "Ana starts", `[data-testid=start]`)
 			waitJS(t, ana, "Ana plays", `document.getElementById('room').dataset.status === 'playing' && !document.getElementById('play').hidden`)
 
@@ -134,6 +135,7 @@ func TestRoundAgainstABot(t *testing.T) {
 			waitJS(t, eve, "Eve's replay opens on hole 2", `document.getElementById('replay-hole').value === '2' && !document.getElementById('replay-player').hidden`)
 			viewShot(t, eve, "04-spectator-end")
 			axeCheck(t, eve, "spectator's round end "+sc.name)
+			redrawsOK(t, eve, "Eve")
 		})
 	}
 }

@@ -50,6 +50,8 @@ const state = {
   replayTried: false, // the end-of-round replay was opened
   holePicked: false, // the player chose a hole in the picker
   drawn: new Map(), // element -> the inputs it was drawn from (stale)
+  checking: false, // golf.checkRedraw: stale draws every part again (tests)
+  checks: [], // the parts drawn again from unchanged inputs in this render
 };
 
 // ---- connection -------------------------------------------------------
@@ -594,6 +596,7 @@ function roomWhat(s) {
 function render() {
   const vw = state.view;
   if (!vw) return;
+  state.checking = store.flag('golf.checkRedraw');
   const s = vw.settings;
   root.dataset.status = vw.status;
   root.dataset.v = String(state.lastV);
@@ -619,6 +622,7 @@ function render() {
   renderEnd(vw);
   renderReplay(vw);
   summaryBest(vw);
+  checkRedraws();
 }
 
 // Numbered and daily practice deals: the deal of the hole in play (hole h
@@ -893,11 +897,38 @@ function renderRace(vw) {
 // changed since it was last drawn, or it is empty. Each part of the page
 // is drawn again only when what it shows changed: a redraw costs the page
 // a layout, at every move of every player.
-function stale(el, inputs) {
+//
+// With the switch golf.checkRedraw on in storage (the browser tests turn
+// it on), a part whose inputs did not change is drawn again all the same,
+// and if that changes what covers (the elements the draw writes) hold,
+// the inputs missed something the part shows: checkRedraws, at the end of
+// render, records it in window.__redrawErrors.
+function stale(el, inputs, covers = [el]) {
   const key = JSON.stringify(inputs);
-  if (el.firstChild && state.drawn.get(el) === key) return false;
+  if (el.firstChild && state.drawn.get(el) === key) {
+    if (!state.checking) return false;
+    state.checks.push({ el, covers, before: covers.map((c) => c.outerHTML) });
+  }
   state.drawn.set(el, key);
   return true;
+}
+
+// checkRedraws compares the parts drawn again from unchanged inputs
+// (stale) with what they held before.
+function checkRedraws() {
+  if (!state.checking) return;
+  window.__redrawChecks = (window.__redrawChecks || 0) + state.checks.length;
+  for (const { el, covers, before } of state.checks) {
+    covers.forEach((c, i) => {
+      if (c.outerHTML === before[i]) return;
+      const a = before[i], b = c.outerHTML;
+      let at = 0;
+      while (at < a.length && a[at] === b[at]) at++;
+      (window.__redrawErrors ||= []).push(`#${el.id} at v${state.lastV}: drawn again from the same inputs, #${c.id} changed at ${at}: ` +
+        `${JSON.stringify(a.slice(Math.max(0, at - 60), at + 60))} -> ${JSON.stringify(b.slice(Math.max(0, at - 60), at + 60))}`);
+    });
+  }
+  state.checks = [];
 }
 
 // renderBoards draws every seat's settled board full size for a
@@ -931,7 +962,7 @@ function renderScores(vw) {
   if (sec.hidden) return;
   const st = vw.standings;
   // (A focused replay button in the scorecard keeps its focus meanwhile.)
-  if (!stale($('#scorecard'), [st, vw.best, vw.revealed, vw.commitment])) return;
+  if (!stale($('#scorecard'), [st, vw.best, vw.revealed, vw.commitment], [$('#match-status'), $('#standings'), $('#scorecard'), $('#commitment-box')])) return;
   $('#match-status').textContent = st.match ? matchText(st) : '';
   // Standings: place (with ties), player, to par, total, thru.
   const rows = st.rows.map((r) => h('tr', { 'data-testid': 'standing-' + r.seat },

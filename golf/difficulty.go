@@ -51,7 +51,14 @@ func (d Difficulty) String() string {
 // the share that clear gives Easy (25% or more), Fair (5% or more), Hard
 // (some) or Expert (none).
 func Rate(d *Deal, opt *SolveOptions) Difficulty {
-	sol := Solve(d, opt)
+	var s Solver
+	return s.Rate(d, opt)
+}
+
+// Rate is Rate with this solver (see Solver: reusing one saves
+// allocating its tables).
+func (s *Solver) Rate(d *Deal, opt *SolveOptions) Difficulty {
+	sol := s.Solve(d, opt)
 	if !sol.Cleared {
 		return Unclearable
 	}

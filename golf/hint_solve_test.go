@@ -119,6 +119,7 @@ func TestRate(t *testing.T) {
 	t.Parallel()
 	counts := map[Difficulty]int{}
 	total := 0
+	var reused Solver // rates every deal: its tables carry over
 	for _, game := range []string{"golf", "black-hole"} {
 		v, _ := NewVariant(game, nil)
 		for n := 1; n <= heavy(15); n++ {
@@ -130,6 +131,9 @@ func TestRate(t *testing.T) {
 			}
 			if r2 := Rate(&d, &SolveOptions{MaxNodes: 2_000_000}); r2 != r {
 				t.Fatalf("%s deal %d: rated %v then %v", game, n, r, r2)
+			}
+			if r3 := reused.Rate(&d, &SolveOptions{MaxNodes: 2_000_000}); r3 != r {
+				t.Fatalf("%s deal %d: rated %v, by a reused solver %v", game, n, r, r3)
 			}
 			sol := Solve(&d, &SolveOptions{MaxNodes: 2_000_000})
 			if (r == Unclearable) != !sol.Cleared {

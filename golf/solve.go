@@ -145,6 +145,11 @@ func luby(i int) int64 {
 	}
 }
 
+// TableBytes is the memory the solver's tables hold, which it keeps for
+// the next solve: a pool of solvers may drop one that a hard deal made
+// large.
+func (s *Solver) TableBytes() int { return s.tt.bytes() }
+
 // rank indexes: 0 joker, 1-13 ranks, 14 no card (an empty waste).
 const noneIdx = 14
 

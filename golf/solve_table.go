@@ -39,6 +39,11 @@ const (
 	narrowK2     = 1 << 31
 )
 
+// bytes is the memory the table holds.
+func (t *table) bytes() int {
+	return cap(t.e)*16 + cap(t.tmp)*16 + cap(t.wide.e)*24
+}
+
 func (t *table) reset() {
 	t.wide.reset()
 	t.gen++

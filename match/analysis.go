@@ -52,9 +52,50 @@ type Analyzer struct {
 	mu      sync.Mutex
 	deals   map[analysisKey]*analysis
 	choices map[choiceKey]*choice
-	// solvers are reusable solvers: their tables are large, and allocating
-	// them for every deal would keep the garbage collector busy.
-	solvers sync.Pool
+	// idle holds solvers for reuse (see getSolver): their tables are
+	// large, and allocating them for every deal kept the garbage collector
+	// busy.
+	idle []*golf.Solver
+	// idleBytes: a solver whose tables hold more is not kept
+	// (maxIdleSolverBytes; tests lower it).
+	idleBytes int
+}
+
+// Solvers kept for reuse: at most maxIdleSolvers (more than the cores a
+// server gives the solver), and none whose tables grew past
+// maxIdleSolverBytes on a hard deal (most deals need a few hundred
+// kilobytes; a table may grow to 64 MiB).
+const (
+	maxIdleSolvers     = 8
+	maxIdleSolverBytes = 8 << 20
+)
+
+// getSolver returns an idle solver, or a new one.
+func (a *Analyzer) getSolver() *golf.Solver {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if n := len(a.idle); n > 0 {
+		s := a.idle[n-1]
+		a.idle[n-1] = nil
+		a.idle = a.idle[:n-1]
+		return s
+	}
+	return new(golf.Solver)
+}
+
+// putSolver keeps a solver for reuse, unless there are enough already or
+// its tables are large. (A sync.Pool, used before, is emptied by every
+// garbage collection: under load, every few milliseconds, so nearly every
+// deal allocated a new table.)
+func (a *Analyzer) putSolver(s *golf.Solver) {
+	if s.TableBytes() > a.idleBytes {
+		return
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if len(a.idle) < maxIdleSolvers {
+		a.idle = append(a.idle, s)
+	}
 }
 
 // NewAnalyzer returns an analyzer with the given node budgets (0 for the
@@ -66,7 +107,8 @@ func NewAnalyzer(solveNodes, rateNodes int64) *Analyzer {
 	if rateNodes <= 0 {
 		rateNodes = RateNodes
 	}
-	return &Analyzer{solveNodes: solveNodes, rateNodes: rateNodes, deals: map[analysisKey]*analysis{}, choices: map[choiceKey]*choice{}}
+	return &Analyzer{solveNodes: solveNodes, rateNodes: rateNodes, deals: map[analysisKey]*analysis{}, choices: map[choiceKey]*choice{},
+		idleBytes: maxIdleSolverBytes}
 }
 
 // analysisKey names a deal: its variant and seed.
@@ -113,12 +155,9 @@ func (a *Analyzer) solve(v golf.Variant, seed golf.Seed, run func(fn func())) go
 		work := func() {
 			a.runs.Add(1)
 			d := golf.NewDeal(v, seed)
-			s, _ := a.solvers.Get().(*golf.Solver)
-			if s == nil {
-				s = new(golf.Solver)
-			}
+			s := a.getSolver()
 			x.sol = s.Solve(&d, &golf.SolveOptions{MaxNodes: a.solveNodes})
-			a.solvers.Put(s)
+			a.putSolver(s)
 		}
 		through(run, work)
 	})
@@ -141,7 +180,9 @@ func (a *Analyzer) Rate(v golf.Variant, seed golf.Seed) golf.Difficulty {
 		through(a.run, func() {
 			a.runs.Add(1)
 			d := golf.NewDeal(v, seed)
-			x.rate = golf.Rate(&d, &golf.SolveOptions{MaxNodes: a.rateNodes})
+			s := a.getSolver()
+			x.rate = s.Rate(&d, &golf.SolveOptions{MaxNodes: a.rateNodes})
+			a.putSolver(s)
 		})
 	})
 	return x.rate

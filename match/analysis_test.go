@@ -3,6 +3,7 @@ package match
 import (
 	"encoding/json"
 	"errors"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -311,5 +312,47 @@ func TestPracticeDifficulty(t *testing.T) {
 	}
 	if _, err := r.Apply(Event{Kind: KindBest, Hole: 1, Best: ev.Best, BestLine: ev.BestLine, BestExact: ev.BestExact, Difficulty: golf.Fair}); err == nil {
 		t.Fatal("a two-seat room accepted a rating")
+	}
+}
+
+// TestAnalyzerKeepsSolvers: the analyzer reuses its solvers from deal to
+// deal across garbage collections (a sync.Pool, used before, lost them at
+// every collection, so under load nearly every deal allocated new
+// tables), keeps at most maxIdleSolvers, and drops one whose tables grew
+// large.
+func TestAnalyzerKeepsSolvers(t *testing.T) {
+	t.Parallel()
+	an := NewAnalyzer(testSolveNodes, testRateNodes)
+	v := DefaultSettings().Variant
+	an.Solve(v, golf.NumberedSeed(1))
+	if len(an.idle) != 1 {
+		t.Fatalf("%d idle solvers after a solve, want 1", len(an.idle))
+	}
+	kept := an.idle[0]
+	if kept.TableBytes() <= 0 {
+		t.Fatalf("a solver that solved a deal holds %d bytes of tables", kept.TableBytes())
+	}
+	runtime.GC()
+	runtime.GC()
+	an.Solve(v, golf.NumberedSeed(2))
+	an.Rate(v, golf.NumberedSeed(3))
+	if len(an.idle) != 1 || an.idle[0] != kept {
+		t.Fatalf("after two collections, a solve and a rating: %d idle solvers, the first kept: %v", len(an.idle), len(an.idle) > 0 && an.idle[0] == kept)
+	}
+	var busy []*golf.Solver
+	for range maxIdleSolvers + 3 {
+		busy = append(busy, an.getSolver())
+	}
+	for _, s := range busy {
+		an.putSolver(s)
+	}
+	if len(an.idle) != maxIdleSolvers {
+		t.Fatalf("%d idle solvers, want at most %d", len(an.idle), maxIdleSolvers)
+	}
+	an.idle = nil
+	an.idleBytes = kept.TableBytes() - 1
+	an.putSolver(kept)
+	if len(an.idle) != 0 {
+		t.Fatalf("a solver with %d bytes of tables kept, over the limit of %d", kept.TableBytes(), an.idleBytes)
 	}
 }

@@ -22,6 +22,7 @@ import (
 
 	"golfsolitaire/accounts"
 	"golfsolitaire/client"
+	"golfsolitaire/fold"
 	"golfsolitaire/limit"
 	"golfsolitaire/protocol"
 	"golfsolitaire/server"
@@ -68,7 +69,7 @@ func chromium(t *testing.T) string {
 // newServer runs the real server, in memory, with the pages.
 func newServer(t *testing.T) *httptest.Server {
 	t.Helper()
-	st := memstore.New(memstore.Options{})
+	st := memstore.New(memstore.Options{Replay: fold.Replay}) // as cmd_serve.go
 	srv, err := server.New(server.Options{
 		// Smaller solver budgets than production: -race slows the solver
 		// some thirty times.

@@ -20,6 +20,7 @@ import (
 	"github.com/coder/websocket"
 
 	"golfsolitaire/client"
+	"golfsolitaire/fold"
 	"golfsolitaire/match"
 	"golfsolitaire/protocol"
 	"golfsolitaire/protocol/patch"
@@ -36,7 +37,9 @@ type env struct {
 
 func newEnv(t *testing.T, mod ...func(*server.Options)) *env {
 	t.Helper()
-	st := memstore.New(memstore.Options{})
+	// As the server runs (cmd_serve.go): snapshots every 32 events, the
+	// events after one folded on Load.
+	st := memstore.New(memstore.Options{Replay: fold.Replay})
 	t.Cleanup(func() { st.Close() })
 	return newEnvStore(t, st, mod...)
 }

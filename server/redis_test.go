@@ -17,6 +17,7 @@ import (
 	"github.com/alicebob/miniredis/v2"
 
 	"golfsolitaire/client"
+	"golfsolitaire/fold"
 	"golfsolitaire/limit"
 	"golfsolitaire/match"
 	"golfsolitaire/protocol"
@@ -45,7 +46,7 @@ type backend struct {
 // the same on the Redis Cluster and the Sentinel master CI starts).
 var backends = []backend{
 	{"memory", func(t *testing.T) *cluster {
-		st := memstore.New(memstore.Options{})
+		st := memstore.New(memstore.Options{Replay: fold.Replay})
 		t.Cleanup(func() { st.Close() })
 		return &cluster{store: func(*testing.T) store.Store { return st }, inspect: st}
 	}},
@@ -183,7 +184,7 @@ func (r *testRedis) store(t *testing.T) store.Store {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st := redisstore.New(c, redisstore.Options{Prefix: r.prefix})
+	st := redisstore.New(c, redisstore.Options{Prefix: r.prefix, Replay: fold.Replay})
 	t.Cleanup(func() {
 		st.Close()
 		c.Close()

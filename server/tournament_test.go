@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"golfsolitaire/client"
+	"golfsolitaire/fold"
 	"golfsolitaire/limit"
 	"golfsolitaire/match"
 	"golfsolitaire/protocol"
@@ -442,7 +443,7 @@ func TestTournamentRestart(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		st := redisstore.New(rc, redisstore.Options{Prefix: r.prefix})
+		st := redisstore.New(rc, redisstore.Options{Prefix: r.prefix, Replay: fold.Replay})
 		s, err := server.New(server.Options{SolveNodes: testSolveNodes, RateNodes: testRateNodes, PasswordParams: cheapPasswords, Store: st, ResyncEvery: 200 * time.Millisecond, PlayerRate: limit.Rate{PerSecond: 2000, Burst: 2000}, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Limits: limit.NoLimits()})
 		if err != nil {
 			t.Fatal(err)

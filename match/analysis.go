@@ -85,8 +85,8 @@ func (a *Analyzer) getSolver() *golf.Solver {
 
 // putSolver keeps a solver for reuse, unless there are enough already or
 // its tables are large. (A sync.Pool, used before, is emptied by every
-// garbage collection: under load, every few milliseconds, so nearly every
-// deal allocated a new table.)
+// garbage collection: under load about one solve in ten started on new
+// tables, and every rating did.)
 func (a *Analyzer) putSolver(s *golf.Solver) {
 	if s.TableBytes() > a.idleBytes {
 		return

@@ -317,7 +317,7 @@ func TestPracticeDifficulty(t *testing.T) {
 
 // TestAnalyzerKeepsSolvers: the analyzer reuses its solvers from deal to
 // deal across garbage collections (a sync.Pool, used before, lost them at
-// every collection, so under load nearly every deal allocated new
+// every collection: under load about one solve in ten started on new
 // tables), keeps at most maxIdleSolvers, and drops one whose tables grew
 // large.
 func TestAnalyzerKeepsSolvers(t *testing.T) {

@@ -356,3 +356,15 @@ func TestAnalyzerKeepsSolvers(t *testing.T) {
 		t.Fatalf("a solver with %d bytes of tables kept, over the limit of %d", kept.TableBytes(), an.idleBytes)
 	}
 }
+
+// BenchmarkAnalyzerRate rates 50 numbered Golf deals at the production
+// budgets through one analyzer (its solvers reused from deal to deal).
+func BenchmarkAnalyzerRate(b *testing.B) {
+	v := DefaultSettings().Variant
+	for i := 0; i < b.N; i++ {
+		an := NewAnalyzer(0, 0)
+		for n := 1; n <= 50; n++ {
+			an.Rate(v, golf.NumberedSeed(n+1000*i))
+		}
+	}
+}

@@ -241,12 +241,14 @@ func (c *Conn) read(ctx context.Context) (protocol.ServerMessage, []byte, error)
 
 // patched fills in m.View from m.Patch when it applies to the view held;
 // it reports false when it does not (a frame missed: ask for a snapshot).
-// c.mu is held.
+// Both are valid JSON (encoding/json read the frames they came in, and
+// Apply made the view held from such), so patch.ApplyValid does not
+// check their syntax again. c.mu is held.
 func (c *Conn) patched(m *protocol.ServerMessage) bool {
 	if c.raw == nil || m.PatchBase() != c.rawV {
 		return false
 	}
-	b, err := patch.Apply(c.raw, m.Patch)
+	b, err := patch.ApplyValid(c.raw, m.Patch)
 	if err != nil {
 		return false
 	}

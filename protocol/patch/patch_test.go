@@ -96,6 +96,53 @@ func TestApplyRefuses(t *testing.T) {
 	}
 }
 
+// TestApplyValid: on valid JSON, ApplyValid returns what Apply returns:
+// every patch of the played views and of diffTests, and a refusal of
+// every bad patch that is valid JSON (with the same words).
+func TestApplyValid(t *testing.T) {
+	type pair struct{ old, patch []byte }
+	var pairs []pair
+	for _, tt := range diffTests {
+		pairs = append(pairs, pair{[]byte(tt.old), []byte(tt.patch)})
+	}
+	for _, seats := range []int{1, 2} {
+		for _, views := range playViews(t, seats, 40) {
+			for i := 1; i < len(views); i++ {
+				p, err := Diff(views[i-1], views[i])
+				if err != nil {
+					t.Fatal(err)
+				}
+				pairs = append(pairs, pair{views[i-1], p})
+				// A patch onto a view it was not made for: both must
+				// refuse it, or both make the same document.
+				pairs = append(pairs, pair{views[0], p})
+			}
+		}
+	}
+	refused := 0
+	for _, tt := range badPatches {
+		if json.Valid([]byte(tt.old)) && json.Valid([]byte(tt.patch)) {
+			pairs = append(pairs, pair{[]byte(tt.old), []byte(tt.patch)})
+			refused++
+		}
+	}
+	if refused < 5 {
+		t.Fatalf("only %d bad patches are valid JSON", refused)
+	}
+	for _, pr := range pairs {
+		want, werr := Apply(pr.old, pr.patch)
+		got, gerr := ApplyValid(pr.old, pr.patch)
+		switch {
+		case (werr == nil) != (gerr == nil):
+			t.Errorf("Apply(%.60s, %.60s): %v; ApplyValid: %v", pr.old, pr.patch, werr, gerr)
+		case werr != nil && werr.Error() != gerr.Error():
+			t.Errorf("Apply(%.60s, %.60s) refuses %q, ApplyValid %q", pr.old, pr.patch, werr, gerr)
+		case !bytes.Equal(got, want):
+			t.Errorf("Apply(%.60s, %.60s) = %s, ApplyValid %s", pr.old, pr.patch, want, got)
+		}
+	}
+}
+
 // TestViewsGolden plays a two-seat match and a solo room, diffs each
 // viewer's consecutive views (both players and a spectator), checks
 // every patch applies, and compares the patches with the golden files.
@@ -293,6 +340,28 @@ func FuzzApply(f *testing.F) {
 	})
 }
 
+// FuzzApplyValid: on an old document and a patch that are valid JSON,
+// ApplyValid agrees with Apply: both refuse, or both return the same
+// bytes.
+func FuzzApplyValid(f *testing.F) {
+	for _, tt := range diffTests {
+		f.Add([]byte(tt.old), []byte(tt.patch))
+	}
+	for _, tt := range badPatches {
+		f.Add([]byte(tt.old), []byte(tt.patch))
+	}
+	f.Fuzz(func(t *testing.T, old, p []byte) {
+		if !json.Valid(old) || !json.Valid(p) {
+			return
+		}
+		want, werr := Apply(old, p)
+		got, gerr := ApplyValid(old, p)
+		if (werr == nil) != (gerr == nil) || !bytes.Equal(got, want) {
+			t.Fatalf("Apply(%q, %q) = %q, %v; ApplyValid: %q, %v", old, p, want, werr, got, gerr)
+		}
+	})
+}
+
 // BenchmarkDiffView diffs consecutive views of a played two-seat match.
 func BenchmarkDiffView(b *testing.B) {
 	t := &testing.T{}
@@ -306,7 +375,8 @@ func BenchmarkDiffView(b *testing.B) {
 	}
 }
 
-// BenchmarkApplyView applies the patches of consecutive views.
+// BenchmarkApplyView applies the patches of consecutive views, with
+// Apply and with ApplyValid.
 func BenchmarkApplyView(b *testing.B) {
 	t := &testing.T{}
 	frames := playViews(t, 2, 24)[1]
@@ -315,11 +385,18 @@ func BenchmarkApplyView(b *testing.B) {
 		p, _ := Diff(frames[k-1], frames[k])
 		patches = append(patches, p)
 	}
-	b.ReportAllocs()
-	for i := 0; b.Loop(); i++ {
-		k := i % len(patches)
-		if _, err := Apply(frames[k], patches[k]); err != nil {
-			b.Fatal(err)
-		}
+	for _, fn := range []struct {
+		name  string
+		apply func(old, p []byte) ([]byte, error)
+	}{{"checked", Apply}, {"valid", ApplyValid}} {
+		b.Run(fn.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for i := 0; b.Loop(); i++ {
+				k := i % len(patches)
+				if _, err := fn.apply(frames[k], patches[k]); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

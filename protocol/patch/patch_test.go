@@ -318,14 +318,20 @@ func FuzzRoundTrip(f *testing.F) {
 	})
 }
 
-// FuzzApply: Apply never panics, and what it returns is valid JSON.
-func FuzzApply(f *testing.F) {
+// addPatchSeeds gives a fuzz target of (old, patch) every pair of
+// diffTests and badPatches.
+func addPatchSeeds(f *testing.F) {
 	for _, tt := range diffTests {
 		f.Add([]byte(tt.old), []byte(tt.patch))
 	}
 	for _, tt := range badPatches {
 		f.Add([]byte(tt.old), []byte(tt.patch))
 	}
+}
+
+// FuzzApply: Apply never panics, and what it returns is valid JSON.
+func FuzzApply(f *testing.F) {
+	addPatchSeeds(f)
 	f.Fuzz(func(t *testing.T, old, p []byte) {
 		got, err := Apply(old, p)
 		if err != nil {
@@ -344,12 +350,7 @@ func FuzzApply(f *testing.F) {
 // ApplyValid agrees with Apply: both refuse, or both return the same
 // bytes.
 func FuzzApplyValid(f *testing.F) {
-	for _, tt := range diffTests {
-		f.Add([]byte(tt.old), []byte(tt.patch))
-	}
-	for _, tt := range badPatches {
-		f.Add([]byte(tt.old), []byte(tt.patch))
-	}
+	addPatchSeeds(f)
 	f.Fuzz(func(t *testing.T, old, p []byte) {
 		if !json.Valid(old) || !json.Valid(p) {
 			return

@@ -1,0 +1,341 @@
+// Package jobstest is the contract suite every jobs.Queue passes.
+package jobstest
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"golfsolitaire/jobs"
+)
+
+// New returns an empty queue of the implementation under test, with the
+// options given, closed when t ends.
+type New func(t *testing.T, o jobs.Options) jobs.Queue
+
+// fast are the options of the suite: quick retries.
+func fast() jobs.Options {
+	return jobs.Options{Backoff: func(int) time.Duration { return 10 * time.Millisecond }, MaxAttempts: 20, JobTimeout: time.Minute}
+}
+
+// deadline is how long the suite waits for a condition: generous, for a
+// loaded machine (River's scheduler moves retried jobs every few seconds).
+const deadline = 90 * time.Second
+
+// Run runs the contract suite.
+func Run(t *testing.T, newQueue New) {
+	t.Run("WorkedOnceWithArgs", func(t *testing.T) { t.Parallel(); testWorked(t, newQueue) })
+	t.Run("DuplicatesAreNoOps", func(t *testing.T) { t.Parallel(); testDuplicates(t, newQueue) })
+	t.Run("InvalidInsertsNothing", func(t *testing.T) { t.Parallel(); testInvalid(t, newQueue) })
+	t.Run("FailedRetriedWithBackoff", func(t *testing.T) { t.Parallel(); testRetried(t, newQueue) })
+	t.Run("PanicRetried", func(t *testing.T) { t.Parallel(); testPanic(t, newQueue) })
+	t.Run("StoppedWorkerJobRetried", func(t *testing.T) { t.Parallel(); testStopped(t, newQueue) })
+	t.Run("BurstLosesNothing", func(t *testing.T) { t.Parallel(); testBurst(t, newQueue) })
+	t.Run("KindsHavePoolsOfTheirOwn", func(t *testing.T) { t.Parallel(); testKinds(t, newQueue) })
+}
+
+// recorder counts the attempts and completions of each key.
+type recorder struct {
+	mu       sync.Mutex
+	attempts map[string][]int
+	done     map[string]int
+	args     map[string]string
+	changed  chan struct{}
+}
+
+func newRecorder() *recorder {
+	return &recorder{attempts: map[string][]int{}, done: map[string]int{}, args: map[string]string{}, changed: make(chan struct{}, 1)}
+}
+
+func (r *recorder) handler(fail func(j jobs.Job) error) jobs.Handler {
+	return jobs.HandlerFunc(func(ctx context.Context, j jobs.Job) error {
+		r.mu.Lock()
+		r.attempts[j.Key] = append(r.attempts[j.Key], j.Attempt)
+		r.mu.Unlock()
+		var err error
+		if fail != nil {
+			err = fail(j)
+		}
+		r.mu.Lock()
+		if err == nil {
+			r.done[j.Key]++
+			r.args[j.Key] = string(j.Args)
+		}
+		r.mu.Unlock()
+		select {
+		case r.changed <- struct{}{}:
+		default:
+		}
+		return err
+	})
+}
+
+// wait waits until cond holds (under the recorder's lock).
+func (r *recorder) wait(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	end := time.After(deadline)
+	for {
+		r.mu.Lock()
+		ok := cond()
+		r.mu.Unlock()
+		if ok {
+			return
+		}
+		select {
+		case <-r.changed:
+		case <-time.After(50 * time.Millisecond):
+		case <-end:
+			r.mu.Lock()
+			defer r.mu.Unlock()
+			t.Fatalf("timed out waiting for %s; attempts %v, done %v", what, r.attempts, r.done)
+		}
+	}
+}
+
+// run works q with the pools until the test ends (or stop is called).
+func run(t *testing.T, q jobs.Queue, w jobs.Workers) (stop func()) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- q.Run(ctx, w) }()
+	var once sync.Once
+	stop = func() {
+		once.Do(func() {
+			cancel()
+			if err := <-done; err != nil {
+				t.Errorf("Run: %v", err)
+			}
+		})
+	}
+	t.Cleanup(stop)
+	return stop
+}
+
+func job(kind, key string, v any) jobs.Job {
+	b, _ := json.Marshal(v)
+	return jobs.Job{Kind: kind, Key: key, Args: b}
+}
+
+func pending(t *testing.T, q jobs.Queue, kind string) int {
+	t.Helper()
+	st, err := q.Stats(context.Background())
+	if err != nil {
+		t.Fatalf("Stats: %v", err)
+	}
+	for _, s := range st {
+		if s.Kind == kind {
+			if s.Pending > 0 && s.Oldest.IsZero() {
+				t.Errorf("Stats: %d pending %s jobs and no oldest time", s.Pending, kind)
+			}
+			return s.Pending
+		}
+	}
+	return 0
+}
+
+func insert(t *testing.T, q jobs.Queue, js ...jobs.Job) {
+	t.Helper()
+	if err := q.Insert(context.Background(), js...); err != nil {
+		t.Fatalf("Insert: %v", err)
+	}
+}
+
+func testWorked(t *testing.T, newQueue New) {
+	q := newQueue(t, fast())
+	insert(t, q, job(jobs.KindResult, "a", map[string]int{"n": 1}), job(jobs.KindResult, "b", map[string]int{"n": 2}))
+	if n := pending(t, q, jobs.KindResult); n != 2 {
+		t.Errorf("pending before any worker = %d, want 2", n)
+	}
+	r := newRecorder()
+	run(t, q, jobs.Workers{jobs.KindResult: {Handler: r.handler(nil), Workers: 2}})
+	r.wait(t, "both jobs", func() bool { return r.done["a"] == 1 && r.done["b"] == 1 })
+	r.mu.Lock()
+	if r.args["a"] != `{"n":1}` || r.args["b"] != `{"n":2}` {
+		t.Errorf("args = %v, want a {\"n\":1} and b {\"n\":2}", r.args)
+	}
+	if got := r.attempts["a"]; len(got) != 1 || got[0] != 1 {
+		t.Errorf("attempts of a = %v, want [1]", got)
+	}
+	r.mu.Unlock()
+	waitPending(t, q, jobs.KindResult, 0)
+}
+
+// waitPending waits until Stats shows n pending jobs of kind (a job is
+// marked done just after its handler returns).
+func waitPending(t *testing.T, q jobs.Queue, kind string, n int) {
+	t.Helper()
+	end := time.Now().Add(deadline)
+	for {
+		got := pending(t, q, kind)
+		if got == n {
+			return
+		}
+		if time.Now().After(end) {
+			t.Fatalf("pending %s jobs = %d, want %d", kind, got, n)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func testDuplicates(t *testing.T, newQueue New) {
+	q := newQueue(t, fast())
+	insert(t, q, job(jobs.KindResult, "g-1", 1), job(jobs.KindResult, "g-1", 2))
+	insert(t, q, job(jobs.KindResult, "g-1", 3))
+	if n := pending(t, q, jobs.KindResult); n != 1 {
+		t.Fatalf("pending after three inserts of one key = %d, want 1", n)
+	}
+	r := newRecorder()
+	stop := run(t, q, jobs.Workers{jobs.KindResult: {Handler: r.handler(nil), Workers: 1}})
+	r.wait(t, "the job", func() bool { return r.done["g-1"] == 1 })
+	waitPending(t, q, jobs.KindResult, 0)
+	stop()
+	// Done: a replay of the same key is skipped too.
+	insert(t, q, job(jobs.KindResult, "g-1", 4))
+	if n := pending(t, q, jobs.KindResult); n != 0 {
+		t.Errorf("pending after inserting a done key again = %d, want 0", n)
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.args["g-1"] != "1" || len(r.attempts["g-1"]) != 1 {
+		t.Errorf("worked %v with args %q, want once with the first insert's args 1", r.attempts["g-1"], r.args["g-1"])
+	}
+}
+
+func testInvalid(t *testing.T, newQueue New) {
+	q := newQueue(t, fast())
+	bad := []jobs.Job{
+		{Kind: jobs.KindResult, Args: json.RawMessage(`1`)},
+		{Key: "k", Args: json.RawMessage(`1`)},
+		{Kind: jobs.KindResult, Key: "k", Args: json.RawMessage(`{not json`)},
+	}
+	for _, b := range bad {
+		err := q.Insert(context.Background(), job(jobs.KindResult, "fine", 1), b)
+		if !errors.Is(err, jobs.ErrInvalid) {
+			t.Errorf("Insert(%+v) = %v, want ErrInvalid", b, err)
+		}
+	}
+	if n := pending(t, q, jobs.KindResult); n != 0 {
+		t.Errorf("pending after invalid inserts = %d, want 0 (the valid job with them is not inserted)", n)
+	}
+}
+
+func testRetried(t *testing.T, newQueue New) {
+	o := fast()
+	var mu sync.Mutex
+	var waits []int
+	o.Backoff = func(attempt int) time.Duration {
+		mu.Lock()
+		waits = append(waits, attempt)
+		mu.Unlock()
+		return 10 * time.Millisecond
+	}
+	q := newQueue(t, o)
+	insert(t, q, job(jobs.KindResult, "flaky", 1))
+	r := newRecorder()
+	run(t, q, jobs.Workers{jobs.KindResult: {Handler: r.handler(func(j jobs.Job) error {
+		if j.Attempt < 3 {
+			return fmt.Errorf("attempt %d fails", j.Attempt)
+		}
+		return nil
+	}), Workers: 1}})
+	r.wait(t, "the third attempt", func() bool { return r.done["flaky"] == 1 })
+	r.mu.Lock()
+	got := fmt.Sprint(r.attempts["flaky"])
+	r.mu.Unlock()
+	if got != "[1 2 3]" {
+		t.Errorf("attempts = %s, want [1 2 3]", got)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if fmt.Sprint(waits) != "[1 2]" {
+		t.Errorf("backoff asked after attempts %v, want [1 2]", waits)
+	}
+}
+
+func testPanic(t *testing.T, newQueue New) {
+	q := newQueue(t, fast())
+	insert(t, q, job(jobs.KindFairplay, "p", 1))
+	r := newRecorder()
+	run(t, q, jobs.Workers{jobs.KindFairplay: {Handler: r.handler(func(j jobs.Job) error {
+		if j.Attempt == 1 {
+			panic("the worker crashed")
+		}
+		return nil
+	}), Workers: 1}})
+	r.wait(t, "the retry after a panic", func() bool { return r.done["p"] == 1 })
+}
+
+func testStopped(t *testing.T, newQueue New) {
+	q := newQueue(t, fast())
+	insert(t, q, job(jobs.KindResult, "long", 1))
+	started := make(chan struct{})
+	var once sync.Once
+	first := jobs.HandlerFunc(func(ctx context.Context, j jobs.Job) error {
+		once.Do(func() { close(started) })
+		<-ctx.Done() // the worker stops mid-job
+		return ctx.Err()
+	})
+	stop := run(t, q, jobs.Workers{jobs.KindResult: {Handler: first, Workers: 1}})
+	select {
+	case <-started:
+	case <-time.After(deadline):
+		t.Fatal("the first worker never started the job")
+	}
+	stop()
+	if n := pending(t, q, jobs.KindResult); n != 1 {
+		t.Fatalf("pending after the worker stopped mid-job = %d, want 1", n)
+	}
+	r := newRecorder()
+	run(t, q, jobs.Workers{jobs.KindResult: {Handler: r.handler(nil), Workers: 1}})
+	r.wait(t, "another worker to retry the job", func() bool { return r.done["long"] == 1 })
+}
+
+func testBurst(t *testing.T, newQueue New) {
+	q := newQueue(t, fast())
+	const n = 1500
+	batch := make([]jobs.Job, 0, 250)
+	for i := range n {
+		batch = append(batch, job(jobs.KindFairplay, fmt.Sprintf("hole-%d", i), i))
+		if len(batch) == cap(batch) {
+			insert(t, q, batch...)
+			batch = batch[:0]
+		}
+	}
+	r := newRecorder()
+	run(t, q, jobs.Workers{jobs.KindFairplay: {Handler: r.handler(nil), Workers: 4}})
+	r.wait(t, "every job of the burst", func() bool { return len(r.done) == n })
+	waitPending(t, q, jobs.KindFairplay, 0)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for k, c := range r.done {
+		if c != 1 {
+			t.Errorf("%s done %d times, want 1", k, c)
+		}
+	}
+}
+
+func testKinds(t *testing.T, newQueue New) {
+	q := newQueue(t, fast())
+	insert(t, q, job(jobs.KindFairplay, "slow", 1), job(jobs.KindResult, "quick", 1))
+	release := make(chan struct{})
+	defer close(release)
+	r := newRecorder()
+	blocked := jobs.HandlerFunc(func(ctx context.Context, j jobs.Job) error {
+		select {
+		case <-release:
+			return nil
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	})
+	run(t, q, jobs.Workers{
+		jobs.KindFairplay: {Handler: blocked, Workers: 1},
+		jobs.KindResult:   {Handler: r.handler(nil), Workers: 1},
+	})
+	// The fair-play pool is busy for good: results go on.
+	r.wait(t, "the result job while the fair-play pool is busy", func() bool { return r.done["quick"] == 1 })
+}

@@ -32,6 +32,14 @@ type Job struct {
 	Key string
 	// Args is the work's data, as JSON: ids and small values.
 	Args json.RawMessage
+	// Subjects and At order jobs of one kind: a job is not worked while a
+	// job of its kind with an earlier At (or the same At, inserted
+	// before it) that shares a subject is pending, so the jobs of one
+	// subject (a player's rated rounds) are worked in At order, each
+	// after the one before is done. Jobs with no subjects are not
+	// ordered.
+	Subjects []string
+	At       time.Time
 
 	// Attempt is 1 on the first try, 2 on the first retry... (set when
 	// the job is worked). Inserted is when it was queued.

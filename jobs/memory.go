@@ -80,7 +80,7 @@ func (m *Memory) next(kind string) (*memJob, time.Time, <-chan struct{}) {
 	defer m.mu.Unlock()
 	var best *memJob
 	for _, mj := range m.jobs {
-		if mj.job.Kind != kind || mj.running || !mj.done.IsZero() {
+		if mj.job.Kind != kind || mj.running || !mj.done.IsZero() || m.blocked(mj) {
 			continue
 		}
 		if best == nil || mj.runAt.Before(best.runAt) || (mj.runAt.Equal(best.runAt) && mj.seq < best.seq) {
@@ -96,6 +96,30 @@ func (m *Memory) next(kind string) (*memJob, time.Time, <-chan struct{}) {
 	best.running = true
 	best.job.Attempt++
 	return best, time.Time{}, nil
+}
+
+// blocked reports whether an earlier job of mj's kind sharing a subject
+// with it is pending (Job.Subjects); m.mu is held.
+func (m *Memory) blocked(mj *memJob) bool {
+	if len(mj.job.Subjects) == 0 {
+		return false
+	}
+	for _, o := range m.jobs {
+		if o == mj || o.job.Kind != mj.job.Kind || !o.done.IsZero() || !earlier(o, mj) {
+			continue
+		}
+		for _, s := range o.job.Subjects {
+			if slices.Contains(mj.job.Subjects, s) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// earlier reports whether a comes before b in Job.At order.
+func earlier(a, b *memJob) bool {
+	return a.job.At.Before(b.job.At) || (a.job.At.Equal(b.job.At) && a.seq < b.seq)
 }
 
 // finish records an attempt's outcome.

@@ -47,9 +47,13 @@ var _ Queue = (*River)(nil)
 // riverArgs is every job's row in River: one River kind, our kind as the
 // River queue and in the args, the key as River's unique key.
 type riverArgs struct {
-	JobKind string          `json:"kind"`
-	Key     string          `json:"key" river:"unique"`
-	Args    json.RawMessage `json:"args,omitempty"`
+	JobKind  string          `json:"kind"`
+	Key      string          `json:"key" river:"unique"`
+	Args     json.RawMessage `json:"args,omitempty"`
+	Subjects []string        `json:"subjects,omitempty"`
+	// At is Job.At in Unix microseconds (0 for none): ordered as a number
+	// in SQL.
+	At int64 `json:"at,omitempty"`
 }
 
 // Kind is River's kind of every job (ours is the queue).
@@ -182,7 +186,7 @@ func (r *River) Insert(ctx context.Context, jobs ...Job) error {
 		}
 		seen[j.Key] = true
 		params = append(params, river.InsertManyParams{
-			Args:       riverArgs{JobKind: j.Kind, Key: j.Key, Args: j.Args},
+			Args:       riverArgs{JobKind: j.Kind, Key: j.Key, Args: j.Args, Subjects: j.Subjects, At: micros(j.At)},
 			InsertOpts: &river.InsertOpts{Queue: j.Kind, UniqueOpts: river.UniqueOpts{ByArgs: true}},
 		})
 	}
@@ -192,18 +196,48 @@ func (r *River) Insert(ctx context.Context, jobs ...Job) error {
 	return nil
 }
 
+func micros(t time.Time) int64 {
+	if t.IsZero() {
+		return 0
+	}
+	return t.UnixMicro()
+}
+
 // riverWorker hands River's rows to the pools' handlers.
 type riverWorker struct {
 	river.WorkerDefaults[riverArgs]
 	pools Workers
+	pool  *pgxpool.Pool
 }
+
+// orderWait is how long a job waits for an earlier one of its subjects
+// (Job.Subjects) before it looks again.
+const orderWait = time.Second
 
 func (w *riverWorker) Work(ctx context.Context, rj *river.Job[riverArgs]) error {
 	p, ok := w.pools[rj.Args.JobKind]
 	if !ok || p.Handler == nil {
 		return fmt.Errorf("jobs: no handler for %s jobs here", rj.Args.JobKind)
 	}
-	return p.Handler.Work(ctx, Job{Kind: rj.Args.JobKind, Key: rj.Args.Key, Args: compact(rj.Args.Args), Attempt: rj.Attempt, Inserted: rj.CreatedAt})
+	if len(rj.Args.Subjects) > 0 {
+		var wait bool
+		err := w.pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM river_job
+			WHERE queue = $1 AND id <> $2 AND state IN ('available', 'pending', 'retryable', 'running', 'scheduled')
+			AND args->'subjects' ?| $3
+			AND (COALESCE((args->>'at')::bigint, 0) < $4 OR (COALESCE((args->>'at')::bigint, 0) = $4 AND id < $2)))`,
+			rj.Queue, rj.ID, rj.Args.Subjects, rj.Args.At).Scan(&wait)
+		if err != nil {
+			return fmt.Errorf("jobs: %s job %s: the jobs before it: %w", rj.Args.JobKind, rj.Args.Key, err)
+		}
+		if wait {
+			return river.JobSnooze(orderWait)
+		}
+	}
+	j := Job{Kind: rj.Args.JobKind, Key: rj.Args.Key, Args: compact(rj.Args.Args), Subjects: rj.Args.Subjects, Attempt: rj.Attempt, Inserted: rj.CreatedAt}
+	if rj.Args.At != 0 {
+		j.At = time.UnixMicro(rj.Args.At)
+	}
+	return p.Handler.Work(ctx, j)
 }
 
 // compact gives args back as they were inserted, without the spaces
@@ -227,7 +261,7 @@ func (r *River) Run(ctx context.Context, w Workers) error {
 		queues[kind] = river.QueueConfig{MaxWorkers: max(p.Workers, 1)}
 	}
 	workers := river.NewWorkers()
-	if err := river.AddWorkerSafely(workers, &riverWorker{pools: w}); err != nil {
+	if err := river.AddWorkerSafely(workers, &riverWorker{pools: w, pool: r.pool}); err != nil {
 		return fmt.Errorf("jobs: river: %w", err)
 	}
 	c, err := river.NewClient(riverpgxv5.New(r.pool), r.config(queues, workers))

@@ -35,6 +35,7 @@ func Run(t *testing.T, newQueue New) {
 	t.Run("PanicRetried", func(t *testing.T) { t.Parallel(); testPanic(t, newQueue) })
 	t.Run("StoppedWorkerJobRetried", func(t *testing.T) { t.Parallel(); testStopped(t, newQueue) })
 	t.Run("BurstLosesNothing", func(t *testing.T) { t.Parallel(); testBurst(t, newQueue) })
+	t.Run("OrderedBySubject", func(t *testing.T) { t.Parallel(); testOrdered(t, newQueue) })
 	t.Run("KindsHavePoolsOfTheirOwn", func(t *testing.T) { t.Parallel(); testKinds(t, newQueue) })
 }
 
@@ -338,4 +339,44 @@ func testKinds(t *testing.T, newQueue New) {
 	})
 	// The fair-play pool is busy for good: results go on.
 	r.wait(t, "the result job while the fair-play pool is busy", func() bool { return r.done["quick"] == 1 })
+}
+
+// testOrdered: a player's rounds are worked in the order they ended,
+// even when they are inserted out of order and the first one fails.
+func testOrdered(t *testing.T, newQueue New) {
+	q := newQueue(t, fast())
+	t0 := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	ordered := func(key string, at time.Time, subjects ...string) jobs.Job {
+		j := job(jobs.KindResult, key, key)
+		j.Subjects, j.At = subjects, at
+		return j
+	}
+	insert(t, q,
+		ordered("third", t0.Add(2*time.Second), "ann", "bob"),
+		ordered("second", t0.Add(time.Second), "bob"),
+		ordered("first", t0, "ann"),
+		ordered("other", t0.Add(time.Second), "cat"),
+	)
+	var mu sync.Mutex
+	var order []string
+	r := newRecorder()
+	run(t, q, jobs.Workers{jobs.KindResult: {Handler: r.handler(func(j jobs.Job) error {
+		if j.Key == "first" && j.Attempt == 1 {
+			return errors.New("the database is down")
+		}
+		mu.Lock()
+		order = append(order, j.Key)
+		mu.Unlock()
+		return nil
+	}), Workers: 4}})
+	r.wait(t, "every job", func() bool { return len(r.done) == 4 })
+	mu.Lock()
+	defer mu.Unlock()
+	pos := map[string]int{}
+	for i, k := range order {
+		pos[k] = i
+	}
+	if pos["first"] > pos["third"] || pos["second"] > pos["third"] {
+		t.Errorf("worked in the order %v: third (ann, bob) before an earlier round of ann or bob", order)
+	}
 }

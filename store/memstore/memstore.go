@@ -55,6 +55,7 @@ type Store struct {
 
 	tour       tournaments // tournament.go
 	*SeedPools             // seeds.go
+	outbox     outbox      // outbox.go
 }
 
 // Every part of store.Store, and the whole.
@@ -67,6 +68,7 @@ var (
 	_ store.Leases      = (*Store)(nil)
 	_ store.Tournaments = (*Store)(nil)
 	_ store.SeedPools   = (*Store)(nil)
+	_ store.Outbox      = (*Store)(nil)
 	_ store.Store       = (*Store)(nil)
 )
 
@@ -246,6 +248,11 @@ func (s *Store) Append(ctx context.Context, code string, expect int64, snapshot 
 		return 0, err
 	}
 	defer s.mu.Unlock()
+	return s.appendLocked(code, expect, snapshot, events)
+}
+
+// appendLocked is Append, s.mu held.
+func (s *Store) appendLocked(code string, expect int64, snapshot []byte, events [][]byte) (int64, error) {
 	now := s.opts.Now()
 	s.sweep(now)
 	r := s.live(code, now)

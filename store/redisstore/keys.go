@@ -107,3 +107,17 @@ func (k keys) closed(id string) string { return k.room(id) + "closed" }
 // board is a tournament leaderboard: with the tournament's id, it shares
 // the {hash tag} of the tournament's snapshot and log.
 func (k keys) board(board string) string { return k.room(board) + "board" }
+
+// outbox is the hash of a room's outbox entries (store.Outbox), by key;
+// in the room's slot, so append.lua writes it with the events.
+func (k keys) outbox(room string) string { return k.room(room) + "outbox" }
+
+// outboxIndex is the index shard of the rooms that may hold outbox
+// entries: a sorted set of room codes by when (Unix ms) an entry was last
+// written. Split like the listing index: "golf:outbox:{7}".
+func (k keys) outboxIndex(room string) string { return k.outboxShard(listingShard(room)) }
+
+// outboxShard is the key of the outbox index shard n.
+func (k keys) outboxShard(n int) string {
+	return k.prefix + "outbox:{" + strconv.Itoa(n) + "}"
+}

@@ -74,6 +74,7 @@ var (
 	_ store.Leases      = (*Store)(nil)
 	_ store.Tournaments = (*Store)(nil)
 	_ store.SeedPools   = (*Store)(nil)
+	_ store.Outbox      = (*Store)(nil)
 	_ store.Store       = (*Store)(nil)
 )
 
@@ -271,18 +272,24 @@ func (s *Store) SnapshotEvery() int { return s.opts.SnapshotEvery }
 
 // Append implements store.RoomLog.
 func (s *Store) Append(ctx context.Context, room string, expect int64, snapshot []byte, events ...[]byte) (int64, error) {
+	return s.append(ctx, room, expect, snapshot, nil, events)
+}
+
+// append runs append.lua: the events and the outbox entries, encoded.
+func (s *Store) append(ctx context.Context, room string, expect int64, snapshot []byte, outbox []any, events [][]byte) (int64, error) {
 	write := "0"
 	if store.SnapshotDue(s.opts.SnapshotEvery, expect, len(events)) {
 		write = "1"
 	} else {
 		snapshot = nil // not sent
 	}
-	args := make([]any, 0, 6+len(events))
-	args = append(args, expect, snapshot, s.opts.HistoryLen, s.keys.events(room), s.publish, write)
+	args := make([]any, 0, 7+len(outbox)+len(events))
+	args = append(args, expect, snapshot, s.opts.HistoryLen, s.keys.events(room), s.publish, write, len(outbox)/2)
+	args = append(args, outbox...)
 	for _, e := range events {
 		args = append(args, e)
 	}
-	v, err := s.durable(ctx, appendScript, s.keys.roomKeys(room), args...).Int64()
+	v, err := s.durable(ctx, appendScript, append(s.keys.roomKeys(room), s.keys.outbox(room)), args...).Int64()
 	switch {
 	case err != nil:
 		return 0, wrap("append "+room, err)

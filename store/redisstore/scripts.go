@@ -29,6 +29,10 @@ var (
 	showLua    string
 	showScript = redis.NewScript(showLua)
 
+	//go:embed outboxprune.lua
+	outboxPruneLua    string
+	outboxPruneScript = redis.NewScript(outboxPruneLua)
+
 	//go:embed pair.lua
 	pairLua    string
 	pairScript = redis.NewScript(pairLua)

@@ -138,7 +138,7 @@ func RunBackend(t *testing.T, b Backend) {
 		run  func(*testing.T, Backend)
 	}{
 		{"RoomLog", RunRoomLog}, {"Bus", RunBus}, {"Lobby", RunLobby},
-		{"Matchmaker", RunMatchmaker}, {"Bots", RunBots},
+		{"Matchmaker", RunMatchmaker}, {"Bots", RunBots}, {"Outbox", RunOutbox},
 	} {
 		t.Run(part.name, func(t *testing.T) {
 			t.Parallel()

@@ -16,41 +16,29 @@ import (
 
 	"golfsolitaire/fairplay"
 	"golfsolitaire/fairplay/review"
-	"golfsolitaire/fairplay/worker"
+	"golfsolitaire/jobs"
+	"golfsolitaire/results"
+	"golfsolitaire/store"
 	"golfsolitaire/golf"
 	"golfsolitaire/match"
 	"golfsolitaire/protocol"
-	"golfsolitaire/solverpool"
 	"golfsolitaire/templates"
 )
-
-// Submitter runs background work off every room's loop. Submit returns
-// false, without running job, when the work is refused (queue full or
-// stopped). The shared solver pool can implement it; worker.Worker
-// (fairplay/worker) is the small default.
-type Submitter interface {
-	Submit(ctx context.Context, priority int, job func()) bool
-}
 
 // FairplayStore keeps fair-play evidence per player, the flags and the
 // results held for review: fairplay.MemoryStore, or fairplay/postgres.
 type FairplayStore = fairplay.Store
 
-var (
-	_ FairplayStore = (*fairplay.MemoryStore)(nil)
-	_ Submitter     = (*worker.Worker)(nil)
-)
+var _ FairplayStore = (*fairplay.MemoryStore)(nil)
 
-// Fairplay configures the background fair-play analysis of finished holes
-// (docs/fairplay.md).
+// Fairplay configures the fair-play analysis of finished holes
+// (docs/fairplay.md): each finished hole is a job of the job queue
+// (Options.Queue), written with the hole's last event, analysed once by a
+// worker of the fair-play pool (Options.FairplayWorkers, or `golf
+// worker`), never on a room's goroutine.
 type Fairplay struct {
 	// Store keeps the evidence; default an in-memory store.
 	Store FairplayStore
-	// Pool runs the analyses; default a worker.Worker of one goroutine
-	// and a queue of QueueSize, stopped by Server.Close.
-	Pool Submitter
-	// QueueSize bounds the default worker's queue; default 256.
-	QueueSize int
 	// Config bounds each hole's analysis; default fairplay.DefaultConfig
 	// (Key is always the server's secret).
 	Config *fairplay.Config
@@ -60,18 +48,9 @@ type Fairplay struct {
 	ModeratorToken string
 }
 
-// The priorities of fair-play analyses (lower runs first): rated play
-// is analysed before casual play and tournaments.
-const (
-	PriorityFairplayRated = 5
-	PriorityFairplay      = 10
-)
-
 // fairplayState is the server's fair-play part; nil when off.
 type fairplayState struct {
 	store  FairplayStore
-	pool   Submitter
-	own    *worker.Worker // the default worker, closed by Close
 	token  string
 	log    *slog.Logger
 	queued prometheus.Counter
@@ -85,7 +64,7 @@ func (s *Server) startFairplay(o *Fairplay) {
 	if o == nil {
 		return
 	}
-	f := &fairplayState{store: o.Store, pool: o.Pool, token: o.ModeratorToken, log: s.log}
+	f := &fairplayState{store: o.Store, token: o.ModeratorToken, log: s.log}
 	cfg, rule := fairplay.DefaultConfig, fairplay.DefaultRule
 	if o.Config != nil {
 		cfg = *o.Config
@@ -102,41 +81,18 @@ func (s *Server) startFairplay(o *Fairplay) {
 		s.metrics.reg.MustRegister(c)
 		return c
 	}
-	f.queued = counter("golf_fairplay_queued_total", "Finished holes queued for fair-play analysis.")
-	dropped := counter("golf_fairplay_dropped_total", "Finished holes not analysed because the fair-play queue was full.")
+	f.queued = counter("golf_fairplay_queued_total", "Finished holes queued for fair-play analysis (written to the outbox with the hole's last event).")
+	// Nothing drops a hole any more (the queue is durable and unbounded):
+	// kept, at 0, for dashboards that watch it.
+	counter("golf_fairplay_dropped_total", "Finished holes not analysed because the fair-play queue was full: always 0 (the job queue keeps every hole).")
 	analysed := counter("golf_fairplay_analysed_total", "Finished holes analysed for fair play.")
 	flagged := counter("golf_fairplay_flags_total", "Players flagged for review.")
 	held := counter("golf_fairplay_held_total", "Rated rounds held for review (a player in them was flagged).")
 	voided := counter("golf_fairplay_voided_total", "Rated rounds voided at once (a player's unfair play was confirmed).")
 	f.failed = counter("golf_fairplay_failed_total", "Fair-play analyses that failed (bad record or store error).")
-	if f.pool == nil {
-		f.own = worker.New(cmpOr(o.QueueSize, 256), dropped)
-		f.pool = f.own
-	}
 	f.holds = review.New(review.Options{Store: f.store, Accounts: s.acct.store, Config: cfg, Rule: rule, Logger: s.log, Now: s.now,
 		Held: held, Voided: voided, Analysed: analysed, Flagged: flagged, Failed: f.failed})
 	s.fair = f
-}
-
-func cmpOr(a, b int) int {
-	if a > 0 {
-		return a
-	}
-	return b
-}
-
-func (s *Server) stopFairplay() {
-	if s.fair != nil && s.fair.own != nil {
-		s.fair.own.Close()
-	}
-}
-
-// fairplayJob is one finished hole to analyse, copied off the room.
-type fairplayJob struct {
-	hole review.Hole
-	// marks: the room (or its tournament) may show held marks (held.go):
-	// they are checked after the analysis.
-	marks bool
 }
 
 // seatAccountKey carries, in a request's context, the account a join
@@ -159,19 +115,15 @@ func seatAccount(ctx context.Context) int64 {
 	return id
 }
 
-// queueFairplay queues every seat's hole that the notices say has just
-// finished. Runs on the hub's goroutine: it only copies and submits.
-// Solo practice (hints, undo) and bots are not analysed; rated rooms'
-// holes go first (PriorityFairplayRated).
-func (s *Server) queueFairplay(r *match.Room, notices []match.Notice) {
-	f := s.fair
-	if f == nil || (r.Settings.Solo() && r.Tournament == "") {
-		return
+// fairplayEntries are the outbox entries of every seat's hole that the
+// notices say has just finished: written with the event that finished
+// them (hub.apply), then analysed by the queue's fair-play pool. Solo
+// practice (hints, undo) and bots are not analysed.
+func (s *Server) fairplayEntries(r *match.Room, notices []match.Notice) []store.OutboxEntry {
+	if s.fair == nil || (r.Settings.Solo() && r.Tournament == "") {
+		return nil
 	}
-	pri := PriorityFairplay
-	if r.Settings.Rated {
-		pri = PriorityFairplayRated
-	}
+	var out []store.OutboxEntry
 	for _, n := range notices {
 		if n.Kind != match.NoticeSeatDone || n.Hole < 1 || n.Hole > len(r.Holes) || n.Seat < 0 || n.Seat >= len(r.Seats) {
 			continue
@@ -181,35 +133,25 @@ func (s *Server) queueFairplay(r *match.Room, notices []match.Notice) {
 		if n.Seat >= len(h.Games) || seat.Bot {
 			continue
 		}
-		job := fairplayJob{hole: review.Hole{
+		hole := results.Hole{Hole: review.Hole{
 			Variant: r.Settings.Variant, Seed: h.Seed, Moves: append([]golf.Move(nil), h.Games[n.Seat].Moves...), Rated: r.Settings.Rated && seat.Account == 0,
 			Report: fairplay.HoleReport{
 				Player: review.Player(r, seat), Name: seat.Name, Room: r.Code, Round: r.Round, Hole: n.Hole,
 				Replay: fmt.Sprintf("/api/rooms/%s/holes/%d/replay", r.Code, n.Hole), Score: n.Score, At: s.now(),
 			},
-		}, marks: r.Settings.Rated || r.Tournament != ""}
-		if f.pool.Submit(context.Background(), pri, func() { s.analyseInPool(job) }) {
-			f.queued.Inc()
+		}, Marks: r.Settings.Rated || r.Tournament != "", Tournament: r.Tournament}
+		j, err := results.HoleJob(hole)
+		var e store.OutboxEntry
+		if err == nil {
+			e, err = jobs.Entry(j)
 		}
-	}
-}
-
-// analyseInPool runs one hole's analysis as a low-priority job of the
-// server's solver pool (below best scores, hints and bots), so the
-// background queue never takes a core the players' solver work needs. The
-// queue's one goroutine waits for it: one analysis in flight at a time.
-func (s *Server) analyseInPool(j fairplayJob) {
-	err := s.solve(context.Background(), solverpool.Low, "fairplay", func() {
-		if s.fair.holds.Analyse(j.hole) && j.marks {
-			// held.go: a flag raised now (or a review since the last
-			// hole) shows in the room's standings at once.
-			s.syncHeldLater(j.hole.Report.Room)
+		if err != nil {
+			s.log.Error("fair-play: a finished hole cannot be queued", "room", r.Code, "hole", n.Hole, "err", err)
+			continue
 		}
-	})
-	if err != nil && !errors.Is(err, solverpool.ErrClosed) {
-		s.fair.failed.Inc()
-		s.fair.log.Warn("fair-play analysis not run", "room", j.hole.Report.Room, "hole", j.hole.Report.Hole, "err", err)
+		out = append(out, e)
 	}
+	return out
 }
 
 // moderatorAPI reports whether a review API request may go on: review is

@@ -203,15 +203,22 @@ func (h *hub) apply(ctx context.Context, build func(r *match.Room) (match.Event,
 		// Logged.AppendJSON writes json.Marshal's bytes, without
 		// reflection; a move's event is some 120 bytes (more with notices).
 		data := logged.AppendJSON(make([]byte, 0, 256))
-		v, err := h.s.store.Append(ctx, h.code, before, snap, data)
+		// A rated round's end and finished holes leave work to the job
+		// queue: written with the event, in one step (pipeline.go).
+		outbox := h.s.outboxEntries(h.room, notices)
+		var v int64
+		if len(outbox) > 0 {
+			v, err = h.s.store.AppendOutbox(ctx, h.code, before, snap, outbox, data)
+		} else {
+			v, err = h.s.store.Append(ctx, h.code, before, snap, data)
+		}
 		if err == nil {
+			h.s.outboxWritten(outbox)
 			h.fanout(logged, v)
 			h.changed(before)
 			h.s.tournamentRoomChanged(h.room, notices)
-			h.s.ratedRoomChanged(ctx, h.room, notices)
 			h.s.warmBest(h.room, notices)
 			h.recordBests()
-			h.s.queueFairplay(h.room, notices)
 			return result{v: v}
 		}
 		// The cached room holds an event the store refused: reload it.

@@ -12,10 +12,12 @@ import (
 	"strconv"
 	"time"
 
-	"golfsolitaire/accounts"
+	"golfsolitaire/jobs"
 	"golfsolitaire/match"
 	"golfsolitaire/protocol"
 	"golfsolitaire/ratings"
+	"golfsolitaire/results"
+	"golfsolitaire/store"
 	"golfsolitaire/tourney"
 )
 
@@ -84,115 +86,67 @@ func (s *Server) joinName(r *http.Request, code, typed string) (string, error) {
 	return match.CleanName(typed)
 }
 
-// ratedRoomChanged records a rated round when it ends: the archive of the
-// room and every player's new rating, in one step of the account store
-// (ratings.Config.Round: match play is one result, stroke play pairwise
-// results). It runs on the hub of the instance that appended the round's
-// last event; the store refuses a second record of the same round.
-func (s *Server) ratedRoomChanged(ctx context.Context, room *match.Room, notices []match.Notice) {
+// ratedRoundEntry is the outbox entry of a rated round that the notices
+// say has just ended: written with the round's last event (hub.apply),
+// so that the round is recorded (archive and ratings, package results)
+// by a worker of the job queue even if this instance dies right after
+// the event or the database is down.
+func (s *Server) ratedRoundEntry(room *match.Room, notices []match.Notice) []store.OutboxEntry {
 	if !room.Settings.Rated {
-		return
+		return nil
 	}
 	ended := false
 	for _, n := range notices {
 		ended = ended || n.Kind == match.NoticeRoundEnded
 	}
 	if !ended {
-		return
+		return nil
 	}
 	g, places, err := room.Archive(s.now())
 	if err != nil {
 		s.log.Error("rated round: archive", "room", room.Code, "err", err)
-		return
+		return nil
 	}
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-	defer cancel()
-	if name, err := s.fillAccounts(ctx, &g); err != nil {
-		s.log.Warn("rated round not recorded: a player has no account", "room", room.Code, "player", name, "err", err)
-		return
-	}
-	s.recordRated(ctx, g, places)
-	s.syncHeldLater(room.Code) // held.go: the finished round's marks
+	return s.roundEntry(results.Round{Game: g, Places: places, Room: room.Code})
 }
 
-// fillAccounts sets the account id of each player of g that has none yet
-// (the seat or entry did not record the account it was taken with: rated
-// quick match seats the partner by name, and rooms and tournaments stored
-// before entries kept their account) from their name (a rated seat's or
-// entrant's name is its account's). On an error it returns the name that
-// has no account.
-func (s *Server) fillAccounts(ctx context.Context, g *accounts.Game) (string, error) {
-	for i := range g.Players {
-		if g.Players[i].Account != 0 {
-			continue
-		}
-		key, err := accounts.Key(g.Players[i].Name)
-		if err == nil {
-			var a accounts.Account
-			if a, err = s.acct.store.ByKey(ctx, key); err == nil {
-				g.Players[i].Account = a.ID
-			}
-		}
-		if err != nil {
-			return g.Players[i].Name, err
-		}
+// roundEntry is a finished round's outbox entry.
+func (s *Server) roundEntry(r results.Round) []store.OutboxEntry {
+	j, err := results.RoundJob(r)
+	var e store.OutboxEntry
+	if err == nil {
+		e, err = jobs.Entry(j)
 	}
-	return "", nil
+	if err != nil {
+		s.log.Error("rated result cannot be queued", "game", r.Game.ID, "err", err)
+		return nil
+	}
+	return []store.OutboxEntry{e}
 }
 
-// recordRated moves the players' ratings for a finished rated round or
-// tournament and archives it, in one step of the account store; the store
-// refuses a second record of the same game (another instance got there
-// first). Fair play (package fairplay/review) holds it back first when a
-// player's results are held for review, and records it when cleared.
-func (s *Server) recordRated(ctx context.Context, g accounts.Game, places []int) {
-	if s.fair != nil && s.fair.holds.Hold(ctx, g, places) {
-		return // fairplay/review: a held player's round waits for review
-	}
-	rec, err := s.acct.store.RecordGame(ctx, g, func(before []ratings.Rating) ([]ratings.Rating, error) {
-		return ratings.Config{}.Round(before, places)
-	})
-	switch {
-	case errors.Is(err, accounts.ErrDuplicate):
-	case err != nil:
-		s.log.Error("rated game not recorded", "game", g.ID, "err", err)
-	default:
-		for _, p := range rec.Players {
-			s.log.Info("rating", "game", g.ID, "player", p.Name, "before", p.Before.String(), "after", p.After.String())
-		}
-	}
-}
-
-// ratedTournamentClosed records a rated tournament when it closes: its
+// ratedTournamentEntry is the outbox entry of a rated tournament that
+// the notices say has just closed (written with the closing event): its
 // entrants who finished every hole, placed by the final leaderboard among
 // themselves, are rated as one stroke-play round (at least two of them),
-// and the tournament is archived as the game "t-{id}". It runs on the
-// tournament hub of each instance that applies the close; the store keeps
-// the first.
-func (s *Server) ratedTournamentClosed(t *tourney.Tournament) {
-	if !t.Settings.Rated {
-		return
+// and the tournament is archived as the game "t-{id}".
+func (s *Server) ratedTournamentEntry(t *tourney.Tournament, notices []tourney.Notice) []store.OutboxEntry {
+	closed := false
+	for _, n := range notices {
+		closed = closed || n.Kind == tourney.NoticeClosed
+	}
+	if !closed || !t.Settings.Rated {
+		return nil
 	}
 	g, places, err := t.Archive()
 	if err != nil {
 		s.log.Error("rated tournament: archive", "tournament", t.ID, "err", err)
-		return
+		return nil
 	}
 	if len(g.Players) < 2 {
 		s.log.Info("rated tournament closed with fewer than two finishers: no rating moves", "tournament", t.ID, "finished", len(g.Players))
-		return
+		return nil
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	if name, err := s.fillAccounts(ctx, &g); err != nil {
-		s.log.Warn("rated tournament not recorded: an entrant has no account", "tournament", t.ID, "entrant", name, "err", err)
-		return
-	}
-	s.recordRated(ctx, g, places)
-	if s.fair != nil {
-		id := t.ID
-		s.tasks.goCtx(func(ctx context.Context) { s.syncTournamentHeld(ctx, id) }) // held.go
-	}
+	return s.roundEntry(results.Round{Game: g, Places: places, Tournament: t.ID})
 }
 
 // ratedWindows are the rating bands of rated quick match, narrowest

@@ -146,8 +146,9 @@ func testRatedMatch(t *testing.T, st accounts.Store) map[string]protocol.PlayerR
 	t.Logf("result %s: places %v, ratings %v", end.Standings.Match.Result, places, want)
 
 	for i, name := range []string{"Ana", "Bo"} {
-		var p protocol.Player
-		guest.wantStatus(guest.do("GET", "/api/players/"+name, nil, &p), http.StatusOK)
+		// A worker of the job queue records the round once its last
+		// event is stored: wait for it.
+		p := waitRated(t, guest, name, 1)
 		r, ok := p.Rating["golf"]
 		if !ok || r.Games != 1 || math.Abs(r.Rating-want[i].Rating) > 1e-9 || math.Abs(r.RD-want[i].RD) > 1e-9 || r.Display != want[i].String() || !r.Provisional {
 			t.Errorf("%s's golf rating = %+v, want %v after one game", name, r, want[i])
@@ -586,4 +587,20 @@ func TestDailyChallenge(t *testing.T) {
 	ana := newBrowser(t, b.ts)
 	ana.signup("Ana", "correct horse")
 	ana.wantStatus(ana.do("POST", "/api/tournaments/"+first.ID+"/join", map[string]any{"name": "x"}, nil), http.StatusOK)
+}
+
+// waitRated waits until a player's golf rating counts games rounds (the
+// queue's worker records a round after its last event) and returns the
+// player's profile.
+func waitRated(t *testing.T, u *browser, name string, games int) protocol.Player {
+	t.Helper()
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		var p protocol.Player
+		u.wantStatus(u.do("GET", "/api/players/"+name, nil, &p), http.StatusOK)
+		if p.Rating["golf"].Games >= games || time.Now().After(deadline) {
+			return p
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 }

@@ -22,9 +22,11 @@ import (
 	"golfsolitaire/accounts"
 	"golfsolitaire/bot"
 	"golfsolitaire/botrun"
+	"golfsolitaire/jobs"
 	"golfsolitaire/limit"
 	"golfsolitaire/match"
 	"golfsolitaire/protocol"
+	"golfsolitaire/results"
 	"golfsolitaire/seedpool"
 	"golfsolitaire/solverpool"
 	"golfsolitaire/store"
@@ -136,6 +138,17 @@ type Options struct {
 	// Fairplay turns on the background fair-play analysis of finished
 	// holes and GET /api/fairplay/flags (fairplay.go); nil: off.
 	Fairplay *Fairplay
+	// Queue is the job queue that rated results and finished holes go to
+	// (through the store's outbox and this server's relay: pipeline.go);
+	// default an in-memory queue of its own (jobs.Memory), right for one
+	// instance without a database. Several instances share a jobs.River.
+	Queue jobs.Queue
+	// NoQueueWork leaves the queue's jobs to other processes (`golf
+	// worker`): this server only writes and relays them.
+	NoQueueWork bool
+	// FairplayWorkers is how many holes are analysed at once by this
+	// server's fair-play pool; default GOMAXPROCS-1, at least 1.
+	FairplayWorkers int
 
 	// Limits are the per-client limits; zero fields mean their defaults
 	// (DefaultLimits), NoLimits turns them off.
@@ -217,6 +230,9 @@ type Server struct {
 	botNet *botNet
 	// fair is the fair-play analysis (fairplay.go); nil when off.
 	fair *fairplayState
+	// pipe relays outbox entries to the job queue and works it
+	// (pipeline.go).
+	pipe *results.Pipeline
 }
 
 // New returns a server.
@@ -307,6 +323,7 @@ func New(opts Options) (*Server, error) {
 		StoreOK:     func() { s.outage.ok(s.log) },
 	})
 	s.startFairplay(opts.Fairplay)
+	s.startPipeline()
 	s.routes()
 	s.startTournamentClock()
 	s.bots.Start()
@@ -392,7 +409,6 @@ func (s *Server) Close() {
 		s.log.Warn("room hubs still running after close")
 	}
 	s.stopSolver()
-	s.stopFairplay()
 }
 
 // snapshotConns reads a hub's connections on its loop.

@@ -282,11 +282,17 @@ func (h *thub) applyBatch(batch []*tchange) {
 			// fails only shows a score the retry will append anyway.
 			err = h.board.SetScores(ctx, h.id, scores...)
 		}
-		if err == nil {
+		outbox := h.s.ratedTournamentEntry(h.t, notices) // rated.go
+		switch {
+		case err != nil:
+		case len(outbox) > 0:
+			_, err = h.s.store.AppendOutbox(ctx, h.id, before, snap, outbox, logged...)
+		default:
 			_, err = h.s.store.Append(ctx, h.id, before, snap, logged...)
 		}
 		cancel()
 		if err == nil {
+			h.s.outboxWritten(outbox)
 			h.through = through
 			h.afterChange(notices)
 			break
@@ -362,7 +368,6 @@ func (h *thub) afterChange(notices []tourney.Notice) {
 	for _, n := range notices {
 		if n.Kind == tourney.NoticeClosed {
 			h.log.Info("tournament closed", "reason", h.t.Reason)
-			h.s.ratedTournamentClosed(h.t) // rated.go
 		}
 	}
 	h.dirty = true

@@ -78,44 +78,60 @@ type Hole struct {
 	Rated bool
 }
 
-// Analyse runs on the solver pool: the decision walk, the evidence, a
-// flag. It reports whether the evidence was stored (then the held marks
-// of the hole's room are to be checked: a flag raised now, or a review
-// since the last hole, shows in its standings at once).
-func (f *Holds) Analyse(j Hole) bool {
-	d := golf.NewDeal(j.Variant, j.Seed)
-	a, err := fairplay.AnalyseHole(&d, j.Moves, f.cfg)
-	if err != nil {
-		f.failed.Inc()
-		f.log.Warn("fair-play analysis failed", "room", j.Report.Room, "hole", j.Report.Hole, "err", err)
-		return false
-	}
-	f.analysed.Inc()
-	j.Report.Analysis, j.Report.LogLR = a, a.LogLR()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+// Analyse runs one hole's analysis (on a worker of the job queue): the
+// decision walk, the evidence, a flag. It reports whether the evidence
+// was stored (then the held marks of the hole's room are to be checked:
+// a flag raised now, or a review since the last hole, shows in its
+// standings at once). An error means the fair-play store did not answer:
+// the job is retried. A hole the player's kept reports already hold (the
+// job ran before and stopped before it was marked done) is not added
+// again, so each hole counts once; the flag is checked all the same.
+func (f *Holds) Analyse(ctx context.Context, j Hole) (bool, error) {
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
 	if j.Rated {
 		// A rated seat taken without the account in the request (rated
 		// quick match seats the partner): its name is its account's.
 		if key, err := accounts.Key(j.Report.Name); err == nil {
-			if acc, err := f.accounts.ByKey(ctx, key); err == nil {
+			acc, err := f.accounts.ByKey(ctx, key)
+			switch {
+			case err == nil:
 				j.Report.Player = AccountPlayer(acc.ID)
+			case !errors.Is(err, accounts.ErrNotFound):
+				return false, fmt.Errorf("fair-play: the account of %s: %w", j.Report.Name, err)
 			}
 		}
 	}
-	ev, err := f.store.AddHole(ctx, j.Report)
-	if err != nil {
-		f.failed.Inc()
-		f.log.Warn("fair-play evidence not stored", "player", j.Report.Player, "err", err)
-		return false
+	ev, kept, err := f.store.Player(ctx, j.Report.Player)
+	if err != nil && !errors.Is(err, fairplay.ErrNotFound) {
+		return false, fmt.Errorf("fair-play: the evidence of %s: %w", j.Report.Player, err)
+	}
+	analysed := false
+	for _, r := range kept {
+		analysed = analysed || (r.Room == j.Report.Room && r.Round == j.Report.Round && r.Hole == j.Report.Hole)
+	}
+	if !analysed {
+		d := golf.NewDeal(j.Variant, j.Seed)
+		a, err := fairplay.AnalyseHole(&d, j.Moves, f.cfg)
+		if err != nil {
+			f.failed.Inc()
+			f.log.Warn("fair-play analysis failed", "room", j.Report.Room, "hole", j.Report.Hole, "err", err)
+			return false, nil
+		}
+		j.Report.Analysis, j.Report.LogLR = a, a.LogLR()
+		if ev, err = f.store.AddHole(ctx, j.Report); err != nil {
+			f.failed.Inc()
+			return false, fmt.Errorf("fair-play evidence of %s not stored: %w", j.Report.Player, err)
+		}
+		f.analysed.Inc()
 	}
 	if !ev.FlaggedBy(f.rule) {
-		return true
+		return true, nil
 	}
 	_, reports, err := f.store.Player(ctx, j.Report.Player)
 	if err != nil {
 		f.failed.Inc()
-		return true
+		return true, fmt.Errorf("fair-play: the reports of %s: %w", j.Report.Player, err)
 	}
 	flag := fairplay.Flag{
 		Player: j.Report.Player, Name: j.Report.Name, FlaggedAt: f.now(), Score: ev.Score(),
@@ -123,12 +139,11 @@ func (f *Holds) Analyse(j Hole) bool {
 	}
 	if err := f.store.SetFlag(ctx, flag); err != nil {
 		f.failed.Inc()
-		f.log.Warn("fair-play flag not stored", "player", j.Report.Player, "err", err)
-		return true
+		return true, fmt.Errorf("fair-play flag of %s not stored: %w", j.Report.Player, err)
 	}
 	f.flagged.Inc()
 	f.log.Info("fair-play flag: results held for review", "player", j.Report.Player, "score", ev.Score())
-	return true
+	return true, nil
 }
 
 // Player is the opaque id evidence is kept under: the account a

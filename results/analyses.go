@@ -1,0 +1,67 @@
+package results
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+
+	"golfsolitaire/fairplay/review"
+	"golfsolitaire/jobs"
+)
+
+// Hole is a finished hole to analyse, as its job carries it: the seat's
+// moves, the deal and the report to file.
+type Hole struct {
+	review.Hole
+	// Marks: the room (or its Tournament) shows held marks, checked once
+	// the hole is analysed.
+	Marks      bool   `json:"marks,omitempty"`
+	Tournament string `json:"tournament,omitempty"`
+}
+
+// HoleJob is the job of a finished hole: unique per (room, round, hole,
+// player).
+func HoleJob(h Hole) (jobs.Job, error) {
+	args, err := json.Marshal(h)
+	if err != nil {
+		return jobs.Job{}, err
+	}
+	r := h.Report
+	return jobs.Job{Kind: jobs.KindFairplay, Key: fmt.Sprintf("fairplay:%s-%d:%d:%s", r.Room, r.Round, r.Hole, r.Player), Args: args, At: r.At}, nil
+}
+
+// Analyser analyses finished holes: a jobs.Handler for KindFairplay.
+type Analyser struct {
+	holds *review.Holds
+	marks Marks
+	log   *slog.Logger
+}
+
+// NewAnalyser returns an analyser filing evidence with holds; marks, when
+// set, is called after a hole's evidence is stored.
+func NewAnalyser(holds *review.Holds, marks Marks, log *slog.Logger) *Analyser {
+	if log == nil {
+		log = slog.Default()
+	}
+	return &Analyser{holds: holds, marks: marks, log: log}
+}
+
+var _ jobs.Handler = (*Analyser)(nil)
+
+// Work implements jobs.Handler.
+func (a *Analyser) Work(ctx context.Context, j jobs.Job) error {
+	var h Hole
+	if err := json.Unmarshal(j.Args, &h); err != nil {
+		a.log.Error("fair-play analysis not run: its job is unreadable", "key", j.Key, "err", err)
+		return nil
+	}
+	stored, err := a.holds.Analyse(ctx, h.Hole)
+	if err != nil {
+		return err
+	}
+	if stored && h.Marks && a.marks != nil {
+		a.marks(ctx, h.Report.Room, h.Tournament)
+	}
+	return nil
+}

@@ -181,4 +181,3 @@ func fillAccounts(ctx context.Context, store accounts.Store, g *accounts.Game) (
 	}
 	return "", nil
 }
-

@@ -16,12 +16,12 @@ import (
 
 	"golfsolitaire/fairplay"
 	"golfsolitaire/fairplay/review"
-	"golfsolitaire/jobs"
-	"golfsolitaire/results"
-	"golfsolitaire/store"
 	"golfsolitaire/golf"
+	"golfsolitaire/jobs"
 	"golfsolitaire/match"
 	"golfsolitaire/protocol"
+	"golfsolitaire/results"
+	"golfsolitaire/store"
 	"golfsolitaire/templates"
 )
 

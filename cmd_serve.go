@@ -48,6 +48,9 @@ type serveConfig struct {
 	databaseURL    string
 	fairplay       bool
 	moderatorToken string
+	// The job queue (docs/deploy.md, "Results and fair play").
+	fairplayWorkers int
+	queueWork       bool
 
 	// How Redis is reached and how durable an acknowledged move is.
 	redisMode             string
@@ -149,6 +152,8 @@ func runServe(ctx context.Context, args []string, e env) error {
 	fs.IntVar(&c.maxDelayed, "spectator-queue", envInt(e, "GOLF_SPECTATOR_QUEUE", 2000), "messages a room holds back for its spectator delay (env GOLF_SPECTATOR_QUEUE)")
 	fs.StringVar(&c.databaseURL, "database", envDefault(e, "DATABASE_URL", ""), "PostgreSQL URL for accounts, ratings, sessions and the archive, e.g. postgres://golf@127.0.0.1:5432/golf; empty keeps them in memory (env DATABASE_URL)")
 	fs.BoolVar(&c.fairplay, "fairplay", envDefault(e, "GOLF_FAIRPLAY", "true") != "false", "analyse finished holes for fair play in the background (env GOLF_FAIRPLAY=false turns it off)")
+	fs.IntVar(&c.fairplayWorkers, "fairplay-workers", envInt(e, "GOLF_FAIRPLAY_WORKERS", 0), "holes analysed for fair play at once by this process (env GOLF_FAIRPLAY_WORKERS; default 0: GOMAXPROCS-1, at least 1, leaving a core for rooms)")
+	fs.BoolVar(&c.queueWork, "queue-work", envDefault(e, "GOLF_QUEUE_WORK", "true") != "false", "record rated results and analyse holes from the job queue here too; false leaves that to golf worker processes (env GOLF_QUEUE_WORK=false)")
 	fs.StringVar(&c.moderatorToken, "moderator-token", envDefault(e, "GOLF_MODERATOR_TOKEN", ""), "token for GET /api/fairplay/flags (fairplay review); empty disables it (env GOLF_MODERATOR_TOKEN)")
 	fs.StringVar(&c.redisMode, "redis-mode", envDefault(e, "GOLF_REDIS_MODE", ""), "single, cluster or sentinel; empty: sentinel with --redis-master, cluster with several --redis-addrs, else asks the one node (env GOLF_REDIS_MODE)")
 	fs.StringVar(&c.redisSentinelPassword, "redis-sentinel-password", envDefault(e, "GOLF_REDIS_SENTINEL_PASSWORD", ""), "the Sentinels' own password, if they have one (env GOLF_REDIS_SENTINEL_PASSWORD)")
@@ -231,6 +236,15 @@ func runServe(ctx context.Context, args []string, e env) error {
 	}
 	solver.apply(&opts)
 	opts.Fairplay = fair
+	if c.fairplayWorkers < 0 {
+		ln.Close()
+		return usageError("serve: --fairplay-workers: %d is negative; want 0 (the default) or more", c.fairplayWorkers)
+	}
+	opts.FairplayWorkers, opts.NoQueueWork = c.fairplayWorkers, !c.queueWork
+	if opts.Queue, err = openQueue(ctx, acct, log); err != nil {
+		ln.Close()
+		return err
+	}
 	srv, err := server.New(opts)
 	if err != nil {
 		ln.Close()

@@ -28,6 +28,7 @@ const defaultCommand = "serve"
 func commands() []command {
 	return []command{
 		{"serve", "[flags]", "run the server (the default command)", runServe},
+		{"worker", "--database URL [flags]", "work the job queue: record rated results and analyse holes for fair play", runWorker},
 		{"deal", "[flags]", "print a deal as JSON", ctxless(runDeal)},
 		{"replay", "FILE|-", "check and score a game record", ctxless(runReplay)},
 		{"verify", "--commitment HEX --seed HEX", "check a round seed against the commitment shown before play", ctxless(runVerify)},

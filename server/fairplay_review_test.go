@@ -24,12 +24,19 @@ import (
 // to its end and returns the room's code.
 func playRated(t *testing.T, ctx context.Context, e *env, a, b *browser) string {
 	t.Helper()
+	return playRatedAt(t, ctx, e.ts, a, b, nil)
+}
+
+// playRatedAt is playRated on the server at base; started, when set, runs
+// once the round has started, before any move.
+func playRatedAt(t *testing.T, ctx context.Context, base string, a, b *browser, started func()) string {
+	t.Helper()
 	set := map[string]any{"game": "golf", "holes": 1, "format": "match", "seats": 2, "suddenDeath": true, "rated": true}
 	var g1, g2 protocol.SeatGrant
 	a.wantStatus(a.do("POST", "/api/rooms", map[string]any{"settings": set}, &g1), http.StatusCreated)
 	b.wantStatus(b.do("POST", "/api/rooms/"+g1.Code+"/join", map[string]any{}, &g2), http.StatusOK)
-	c1 := dial(t, ctx, e.ts, g1.Code, g1.Token)
-	c2 := dial(t, ctx, e.ts, g2.Code, g2.Token)
+	c1 := dial(t, ctx, base, g1.Code, g1.Token)
+	c2 := dial(t, ctx, base, g2.Code, g2.Token)
 	for _, c := range []*client.Conn{c1, c2} {
 		if err := c.Ready(ctx, true); err != nil {
 			t.Fatal(err)
@@ -37,6 +44,12 @@ func playRated(t *testing.T, ctx context.Context, e *env, a, b *browser) string 
 	}
 	if err := c1.Start(ctx); err != nil && !client.IsCode(err, protocol.ErrCodeNotWaiting) {
 		t.Fatal(err)
+	}
+	if _, err := c1.WaitView(ctx, func(v *match.View) bool { return v.Status == match.Playing }); err != nil {
+		t.Fatal(err)
+	}
+	if started != nil {
+		started()
 	}
 	done := make(chan struct{})
 	go func() {

@@ -1,0 +1,188 @@
+package server_test
+
+import (
+	"context"
+	"io"
+	"math"
+	"net"
+	"net/http"
+	"net/url"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"golfsolitaire/accounts"
+	"golfsolitaire/accounts/postgres"
+	"golfsolitaire/accounts/postgres/pgtest"
+	"golfsolitaire/jobs"
+	"golfsolitaire/ratings"
+	"golfsolitaire/server"
+)
+
+// pgProxy is a TCP proxy in front of PostgreSQL that the test can cut
+// (every connection dropped, new ones refused) and restore: a database
+// outage.
+type pgProxy struct {
+	ln     net.Listener
+	target string
+	mu     sync.Mutex
+	down   bool
+	conns  map[net.Conn]bool
+	wg     sync.WaitGroup
+}
+
+func startPGProxy(t *testing.T, dbURL string) (*pgProxy, string) {
+	t.Helper()
+	u, err := url.Parse(dbURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &pgProxy{ln: ln, target: u.Host, conns: map[net.Conn]bool{}}
+	p.wg.Go(p.accept)
+	t.Cleanup(func() {
+		ln.Close()
+		p.cut()
+		p.wg.Wait()
+	})
+	u.Host = ln.Addr().String()
+	return p, u.String()
+}
+
+func (p *pgProxy) accept() {
+	for {
+		c, err := p.ln.Accept()
+		if err != nil {
+			return
+		}
+		p.mu.Lock()
+		if p.down {
+			p.mu.Unlock()
+			c.Close() // refused
+			continue
+		}
+		up, err := net.Dial("tcp", p.target)
+		if err != nil {
+			p.mu.Unlock()
+			c.Close()
+			continue
+		}
+		p.conns[c], p.conns[up] = true, true
+		p.mu.Unlock()
+		pipe := func(dst, src net.Conn) {
+			io.Copy(dst, src)
+			dst.Close()
+			src.Close()
+		}
+		p.wg.Go(func() { pipe(up, c) })
+		p.wg.Go(func() { pipe(c, up) })
+	}
+}
+
+// cut drops every connection and refuses new ones until restore.
+func (p *pgProxy) cut() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.down = true
+	for c := range p.conns {
+		c.Close()
+	}
+	clear(p.conns)
+}
+
+func (p *pgProxy) restore() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.down = false
+}
+
+// pipelineInstance is a server instance with its accounts and its job
+// queue (River) on the database at dbURL, over the shared Redis.
+func pipelineInstance(t *testing.T, r *testRedis, dbURL string) *instance {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	acct, err := postgres.Open(ctx, dbURL, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(acct.Close)
+	if err := jobs.Migrate(ctx, acct.Pool(), nil); err != nil {
+		t.Fatal(err)
+	}
+	q, err := jobs.NewRiver(acct.Pool(), jobs.RiverOptions{Options: jobs.Options{Backoff: func(int) time.Duration { return 200 * time.Millisecond }}, PollInterval: 200 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return startInstance(t, r.store(t), true, func(o *server.Options) {
+		o.Accounts, o.Queue, o.Fairplay = acct, q, &server.Fairplay{}
+	})
+}
+
+// TestRatedRoundThroughOutageAndCrash: a rated round ends on an instance
+// while PostgreSQL is unreachable, and that instance goes away before the
+// database is back (it could neither record the round nor relay it).
+// Another instance, once the database answers, records the round: it is
+// archived once and both ratings move once, as Glicko-2 says.
+func TestRatedRoundThroughOutageAndCrash(t *testing.T) {
+	t.Parallel()
+	ctx := testCtx(t)
+	r := newTestRedis(t)
+	dbURL := pgtest.Database(t, "pipeline")
+	proxy, viaProxy := startPGProxy(t, dbURL)
+
+	a := pipelineInstance(t, r, viaProxy)
+	ana, bo := newBrowser(t, a.url), newBrowser(t, a.url)
+	ana.signup("Ana", "correct horse")
+	bo.signup("Bo", "battery staple")
+	// The database goes away once the round is under way: the round
+	// ends with it unreachable.
+	code := playRatedAt(t, ctx, a.url, ana, bo, proxy.cut)
+	// The instance that applied the round's last event goes too.
+	a.stop(t)
+	proxy.restore()
+
+	b := pipelineInstance(t, r, dbURL)
+	guest := newBrowser(t, b.url)
+	var g accounts.Game
+	waitFor(t, 90*time.Second, "the round to be archived by the other instance", func() bool {
+		return guest.do("GET", "/api/games/"+code+"-1", nil, &g).StatusCode == http.StatusOK
+	})
+	places := make([]int, 2)
+	for i, name := range []string{"Ana", "Bo"} {
+		for _, p := range g.Players {
+			if p.Name == name {
+				places[i] = p.Place
+			}
+		}
+	}
+	want, err := ratings.Config{}.Round([]ratings.Rating{ratings.New(), ratings.New()}, places)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, name := range []string{"Ana", "Bo"} {
+		p := waitRated(t, guest, name, 1)
+		got := p.Rating["golf"]
+		if got.Games != 1 || math.Abs(got.Rating-want[i].Rating) > 1e-9 || math.Abs(got.RD-want[i].RD) > 1e-9 {
+			t.Errorf("%s's rating = %+v, want %v after one game, recorded once", name, got, want[i])
+		}
+	}
+	// Recorded once: one history row per player.
+	pool, err := pgxpool.New(ctx, dbURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	var recorded int
+	if err := pool.QueryRow(ctx, `SELECT count(*) FROM rating_history`).Scan(&recorded); err != nil {
+		t.Fatal(err)
+	}
+	if recorded != 2 {
+		t.Errorf("rating history rows = %d, want 2 (one per player)", recorded)
+	}
+}

@@ -16,6 +16,7 @@ import (
 	"golfsolitaire/accounts"
 	"golfsolitaire/accounts/postgres"
 	"golfsolitaire/accounts/postgres/pgtest"
+	"golfsolitaire/fairplay"
 	"golfsolitaire/jobs"
 	"golfsolitaire/ratings"
 	"golfsolitaire/server"
@@ -103,7 +104,7 @@ func (p *pgProxy) restore() {
 
 // pipelineInstance is a server instance with its accounts and its job
 // queue (River) on the database at dbURL, over the shared Redis.
-func pipelineInstance(t *testing.T, r *testRedis, dbURL string) *instance {
+func pipelineInstance(t *testing.T, r *testRedis, dbURL string, mod ...func(*server.Options)) *instance {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -121,6 +122,9 @@ func pipelineInstance(t *testing.T, r *testRedis, dbURL string) *instance {
 	}
 	return startInstance(t, r.store(t), true, func(o *server.Options) {
 		o.Accounts, o.Queue, o.Fairplay = acct, q, &server.Fairplay{}
+		for _, f := range mod {
+			f(o)
+		}
 	})
 }
 
@@ -184,5 +188,63 @@ func TestRatedRoundThroughOutageAndCrash(t *testing.T) {
 	}
 	if recorded != 2 {
 		t.Errorf("rating history rows = %d, want 2 (one per player)", recorded)
+	}
+}
+
+// TestFairplayHolesSurviveRestart: finished holes queued for analysis on
+// an instance that stops before analysing any (it leaves the queue's work
+// to others) are analysed by another instance, each once, through the
+// durable queue; nothing is dropped.
+func TestFairplayHolesSurviveRestart(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	r := newTestRedis(t)
+	dbURL := pgtest.Database(t, "fairplayqueue")
+	fp := fairplay.NewMemoryStore()
+	fast := &fairplay.Config{Samples: 4, Nodes: 1000, MaxSolves: 300}
+	a := pipelineInstance(t, r, dbURL, func(o *server.Options) {
+		o.Fairplay = &server.Fairplay{Store: fp, Config: fast}
+		o.NoQueueWork = true
+	})
+	e := &env{ts: a.url, api: a.api}
+	const holes = 2
+	grants := e.create(t, ctx, stroke(2, holes, nil), "Cleo", "Hal")
+	cs := e.startRoom(t, ctx, grants)
+	code := grants[0].Code
+	for h := 1; h <= holes; h++ {
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			playHole(t, ctx, cs[1], h)
+		}()
+		playHole(t, ctx, cs[0], h)
+		<-done
+	}
+	waitFor(t, 30*time.Second, "the holes queued", func() bool { return instanceMetric(a.srv, "golf_fairplay_queued_total") == "4" })
+	for _, c := range cs {
+		c.CloseNow()
+	}
+	a.stop(t)
+	if _, _, err := fp.Player(ctx, "seat:"+code+":Cleo"); err == nil {
+		t.Fatal("a hole was analysed by the instance that leaves the queue to others")
+	}
+
+	b := pipelineInstance(t, r, dbURL, func(o *server.Options) {
+		o.Fairplay = &server.Fairplay{Store: fp, Config: fast}
+	})
+	waitFor(t, 2*time.Minute, "every hole analysed by the other instance", func() bool {
+		c, _, err1 := fp.Player(ctx, "seat:"+code+":Cleo")
+		h, _, err2 := fp.Player(ctx, "seat:"+code+":Hal")
+		return err1 == nil && err2 == nil && c.Holes == holes && h.Holes == holes
+	})
+	for _, name := range []string{"Cleo", "Hal"} {
+		_, reports, _ := fp.Player(ctx, "seat:"+code+":"+name)
+		if len(reports) != holes {
+			t.Errorf("%s has %d hole reports, want %d (each hole once)", name, len(reports), holes)
+		}
+	}
+	if got := instanceMetric(b.srv, "golf_fairplay_dropped_total"); got != "0" {
+		t.Errorf("golf_fairplay_dropped_total = %s, want 0", got)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"golfsolitaire/accounts/postgres"
@@ -87,7 +88,7 @@ func runWorker(ctx context.Context, args []string, e env) error {
 		return fmt.Errorf("worker: %w", err)
 	}
 	reg := prometheus.NewRegistry()
-	reg.MustRegister(prometheus.NewGoCollector(), prometheus.NewProcessCollector(prometheus.ProcessCollectorOpts{}))
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	o := results.PipelineOptions{Queue: q, Work: true, Accounts: acct, ResultWorkers: c.resultWorkers,
 		FairplayWorkers: server.FairplayWorkers(c.fairplayWorkers), Registerer: reg, Logger: log}
 	if c.serve.redisURL != "" || c.serve.redisAddrs != "" {

@@ -33,15 +33,6 @@ import (
 // heldSyncTimeout bounds one check of a room's or tournament's marks.
 const heldSyncTimeout = 10 * time.Second
 
-// syncHeldLater checks the marks of a room (or of the tournament it
-// belongs to) in the background; the log says why one failed.
-func (s *Server) syncHeldLater(code string) {
-	if s.fair == nil {
-		return
-	}
-	s.tasks.goCtx(func(ctx context.Context) { s.syncRoomHeld(ctx, code) })
-}
-
 // heldSyncRounds bounds how many times one check reads and writes again:
 // two checks may run at once (a hole's and a review's), and one that read
 // the store before a review may write after it; every check that writes

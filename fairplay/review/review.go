@@ -164,7 +164,7 @@ func Player(r *match.Room, seat *match.Seat) string {
 func AccountPlayer(id accounts.ID) string { return "account:" + strconv.FormatInt(int64(id), 10) }
 
 // heldRound is the payload of a rated round held for review: what
-// ratedRoomChanged would have recorded.
+// the results package would have recorded.
 type heldRound struct {
 	Game accounts.Game `json:"game"`
 	// Accounts are the players' account ids, in Game.Players order (the
@@ -173,7 +173,7 @@ type heldRound struct {
 	Places   []int         `json:"places"`
 }
 
-// Hold is asked (by the server's ratedRoomChanged) before a rated round is
+// Hold is asked (by results.Recorder) before a rated round is
 // recorded: when a player in it is held for review the round is kept
 // back (fairplay.HeldResult), and moves no rating until every held player
 // in it is cleared; when one is confirmed it is voided. It reports

@@ -2,6 +2,7 @@ package jobs_test
 
 import (
 	"context"
+	"log/slog"
 	"testing"
 	"time"
 
@@ -31,7 +32,7 @@ func riverQueue(t *testing.T, o jobs.Options) *jobs.River {
 	if err := jobs.Migrate(ctx, pool, nil); err != nil {
 		t.Fatal(err)
 	}
-	q, err := jobs.NewRiver(pool, jobs.RiverOptions{Options: o, PollInterval: 100 * time.Millisecond})
+	q, err := jobs.NewRiver(pool, jobs.RiverOptions{Options: o, PollInterval: 100 * time.Millisecond, Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"log/slog"
 	"os"
 	"os/exec"
 	"strings"
@@ -27,6 +28,7 @@ func riverOptions() jobs.RiverOptions {
 		Options:      jobs.Options{Backoff: func(int) time.Duration { return 100 * time.Millisecond }, JobTimeout: time.Second},
 		RescueAfter:  2 * time.Second,
 		PollInterval: 100 * time.Millisecond,
+		Logger:       slog.New(slog.DiscardHandler),
 	}
 }
 

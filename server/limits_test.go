@@ -283,7 +283,10 @@ func TestHealth(t *testing.T) {
 		}
 	}
 	_, body := get(e.ts + "/metrics")
-	for _, name := range []string{"golf_moves_total", "golf_move_seconds_count", "golf_rooms_active", "golf_connections", "golf_rooms_created_total", "golf_slow_clients_closed_total", "golf_flood_closed_total"} {
+	for _, name := range []string{"golf_moves_total", "golf_move_seconds_count", "golf_rooms_active", "golf_connections", "golf_rooms_created_total", "golf_slow_clients_closed_total", "golf_flood_closed_total",
+		"golf_outbox_pending", "golf_outbox_oldest_age_seconds", "golf_outbox_relayed_total", "golf_outbox_relay_failed_total",
+		`golf_jobs_pending{kind="result"}`, `golf_jobs_pending{kind="fairplay"}`, `golf_jobs_oldest_age_seconds{kind="result"}`,
+		"golf_results_recorded_total", "golf_results_failed_total"} {
 		if !strings.Contains(body, "\n"+name+" ") {
 			t.Errorf("/metrics lacks %s", name)
 		}

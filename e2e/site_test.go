@@ -70,6 +70,32 @@ func TestRoundEnd(t *testing.T) {
 			}
 			inView(t, ctx, "the last hole's score", `#end [data-testid=end-hole]`)
 			viewShot(t, ctx, "round-end")
+
+			// The replay of the hole comes with its analysis: the best
+			// score still reachable move by move, the costly moves marked
+			// and listed, each stepping the replay to it.
+			waitJSWithin(t, ctx, "the analysis", `!!document.querySelector('#replay [data-testid=analysis-summary]')`, 30*time.Second)
+			got = eval[string](t, ctx, `document.querySelector('[data-testid=analysis-summary]').textContent`)
+			if !strings.Contains(got, map[string]string{"en": "Best possible", "es": "Lo mejor posible"}[eval[string](t, ctx, `document.documentElement.lang`)]) || !strings.Contains(got, strings.Fields(score)[0]) {
+				t.Errorf("the analysis says %q, want the best possible and the score %s", got, score)
+			}
+			points := eval[int](t, ctx, `document.querySelector('[data-testid=analysis-graph] polyline').getAttribute('points').trim().split(/\s+/).length`)
+			moves := eval[int](t, ctx, `Number(document.getElementById('replay-player').dataset.last)`)
+			if points != moves+1 {
+				t.Errorf("the graph has %d points for %d moves", points, moves)
+			}
+			marks := eval[int](t, ctx, `document.querySelectorAll('[data-testid=analysis-mark]').length`)
+			listed := eval[int](t, ctx, `document.querySelectorAll('[data-testid=analysis-move]').length`)
+			if marks != listed || marks == 0 {
+				t.Errorf("%d costly moves marked, %d listed (a greedy game of deal 7 loses strokes)", marks, listed)
+			}
+			if listed > 0 {
+				eval[bool](t, ctx, `(document.getElementById('end-close').click(), true)`)
+				at := eval[string](t, ctx, `document.querySelector('[data-testid=analysis-move]').dataset.move`)
+				clickJS(t, ctx, "the first costly move", `[data-testid=analysis-move]`)
+				waitJS(t, ctx, "the replay steps to it", `document.getElementById('replay-player').dataset.step === `+jsString(at))
+			}
+			viewShot(t, ctx, "analysis")
 		})
 	}
 }

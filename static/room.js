@@ -16,6 +16,7 @@ import { replayPlayer } from './replay.js';
 import { scorecard, scoreMark, parClass } from './scorecard.js';
 import { store } from './store.js';
 import { place } from './spot.js';
+import { showReview } from './review.js';
 
 const root = $('#room');
 const code = normalizeCode(root.dataset.code);
@@ -306,6 +307,8 @@ function showSummary(vw, hole) {
   state.summaryHole = hole;
   $('#hole-summary').hidden = false;
   placeSummary();
+  clearTimeout(state.toastTimer);
+  $('#toast').hidden = true; // a celebration of the hole just over gives way
   say($('#summary-title').textContent + '. ' + lead);
   clearTimeout(state.summaryTimer);
   state.summaryTimer = setTimeout(hideSummary, 7000);
@@ -1141,6 +1144,9 @@ async function loadReplay(seat, hole, focus = true, best = false) {
       : t('replay.who', { who: data.name || who(seat), h: num(hole), score: num(data.score ?? 0) });
     player.show(data, { who: title, foundation: foundationGame(state.view?.settings || {}), best, focus });
     $('#replay-error').textContent = '';
+    // A player's game: its analysis beside it; the best line needs none.
+    if (best) $('#replay-analysis').hidden = true;
+    else showReview($('#replay-analysis'), code, hole, seat, (i) => player.seek(i));
   } catch (err) {
     if (!best) player.close();
     $('#replay-error').textContent = errorText(err);

@@ -76,6 +76,9 @@ func TestRoundEnd(t *testing.T) {
 			// and listed, each stepping the replay to it.
 			waitJSWithin(t, ctx, "the analysis", `!!document.querySelector('#replay [data-testid=analysis-summary]')`, 30*time.Second)
 			got = eval[string](t, ctx, `document.querySelector('[data-testid=analysis-summary]').textContent`)
+			if eval[bool](t, ctx, `document.getElementById('replay-analysis').textContent.includes('null')`) {
+				t.Error("the analysis prints null")
+			}
 			if !strings.Contains(got, map[string]string{"en": "Best possible", "es": "Lo mejor posible"}[eval[string](t, ctx, `document.documentElement.lang`)]) || !strings.Contains(got, strings.Fields(score)[0]) {
 				t.Errorf("the analysis says %q, want the best possible and the score %s", got, score)
 			}

@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"golfsolitaire/golf"
+	"golfsolitaire/match"
 	"golfsolitaire/protocol"
 	"golfsolitaire/solverpool"
 )
@@ -77,6 +78,9 @@ func (s *Server) getReview(w http.ResponseWriter, r *http.Request) {
 		var err error
 		client := clientOf(r, s.opts.Limits.TrustedHeader)
 		nodes := s.opts.SolveNodes
+		if nodes <= 0 {
+			nodes = match.SolveNodes
+		}
 		solveErr := s.solve(r.Context(), solverpool.Normal, client, func() {
 			var sv golf.Solver
 			rv, err = golf.ReviewRecord(rec, &sv, &golf.SolveOptions{MaxNodes: nodes})

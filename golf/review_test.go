@@ -169,3 +169,30 @@ func TestReviewCases(t *testing.T) {
 		t.Error("an illegal move was reviewed")
 	}
 }
+
+// FuzzReviewRecord: any record that decodes and replays is reviewed
+// without error, keeping every promise of checkReview, whatever the game,
+// options and moves; one that does not replay is an error.
+func FuzzReviewRecord(f *testing.F) {
+	for _, b := range sampleRecords(f) {
+		f.Add(b)
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		rec, err := DecodeRecord(b)
+		if err != nil || len(rec.Moves) > 120 {
+			return
+		}
+		var sv Solver
+		rv, err := ReviewRecord(rec, &sv, &SolveOptions{MaxNodes: 2_000})
+		if _, rerr := rec.Replay(); rerr != nil {
+			if err == nil {
+				t.Fatalf("a record that does not replay (%v) was reviewed", rerr)
+			}
+			return
+		}
+		if err != nil {
+			t.Fatalf("review of a record that replays: %v", err)
+		}
+		checkReview(t, "fuzz", rec, rv)
+	})
+}

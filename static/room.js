@@ -242,6 +242,8 @@ function toast(text, kind) {
   el.dataset.kind = kind;
   el.hidden = false;
   // Beside the cards, never over them (nor over the round's result).
+  for (const k of ['width', 'left', 'top', 'max-height']) el.style.removeProperty(k);
+  el.style.setProperty('left', '0');
   const w = Math.ceil(el.querySelector('.toast-text').getBoundingClientRect().width);
   el.style.setProperty('transform', 'none');
   place(el, { minW: w, maxW: w, centre: true });

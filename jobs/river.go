@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"log/slog"
 	"time"
@@ -284,12 +283,15 @@ func (r *River) Run(ctx context.Context, w Workers) error {
 		}
 	}
 	<-ctx.Done()
+	// The jobs being worked get a few seconds to finish; then their
+	// contexts are cancelled (they are retried later), and Run waits for
+	// them to return, so nothing of the queue runs once it has: a
+	// handler that does not watch its context (a hole's analysis, which
+	// is bounded) is waited for.
 	stop, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	if err := c.Stop(stop); err != nil {
-		hard, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		if err := c.StopAndCancel(hard); err != nil && !errors.Is(err, context.DeadlineExceeded) {
+		if err := c.StopAndCancel(context.Background()); err != nil {
 			return fmt.Errorf("jobs: river stop: %w", err)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"golfsolitaire/golf"
+	"golfsolitaire/internal/dbwait"
 	"golfsolitaire/match"
 	"golfsolitaire/protocol"
 	"golfsolitaire/store"
@@ -75,6 +76,11 @@ func errorCode(err error) (string, int) {
 	if errors.As(err, &me) {
 		return protocol.ErrCodeIllegalMove, http.StatusConflict
 	}
+	if dbwait.Unavailable(err) {
+		// PostgreSQL refused, broke the connection or did not answer
+		// within --db-timeout: a backend outage, as for the store.
+		return protocol.ErrCodeUnavailable, http.StatusServiceUnavailable
+	}
 	return protocol.ErrCodeInternal, http.StatusInternalServerError
 }
 
@@ -86,6 +92,9 @@ func errorMessage(err error) string {
 	case protocol.ErrCodeInternal:
 		return "internal error"
 	case protocol.ErrCodeUnavailable:
+		if dbwait.Unavailable(err) {
+			return "the database is unavailable; try again shortly"
+		}
 		return "the game store is unavailable; try again shortly"
 	}
 	return inWords(err.Error())

@@ -293,3 +293,18 @@ func TestServeDatabaseOutage(t *testing.T) {
 		t.Errorf("requests failed as internal errors:\n%s", log)
 	}
 }
+
+// TestServeDBTimeoutFlag: a --db-timeout that is not a positive duration
+// is a usage error naming the flag; nothing starts.
+func TestServeDBTimeoutFlag(t *testing.T) {
+	t.Parallel()
+	for _, v := range []string{"0s", "-5s"} {
+		r := runCmd(t, "", "serve", "--addr", "127.0.0.1:0", "--db-timeout", v)
+		if r.code != 2 || !strings.Contains(r.err, "--db-timeout") {
+			t.Errorf("--db-timeout %s: %+v, want exit 2 and an error naming the flag", v, r)
+		}
+	}
+	if r := runCmd(t, "", "serve", "--addr", "127.0.0.1:0", "--db-timeout", "soon"); r.code != 2 || !strings.Contains(r.stderr, "db-timeout") {
+		t.Errorf("--db-timeout soon: %+v, want exit 2 and the flag's usage", r)
+	}
+}

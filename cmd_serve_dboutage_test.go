@@ -211,6 +211,7 @@ func TestServeDatabaseOutage(t *testing.T) {
 		{"signup", anon, "POST", "/api/account/signup", `{"name":"Bo","password":"correct horse"}`, nil, http.StatusCreated},
 		{"fair-play flags", anon, "GET", "/api/fairplay/flags", "", http.Header{"Authorization": {"Bearer moderator-secret"}}, http.StatusOK},
 		{"profile page", anon, "GET", "/@/Ana", "", nil, http.StatusOK},
+		{"fair-play review", anon, "POST", "/api/fairplay/flags/account:1/clear", "", http.Header{"Authorization": {"Bearer moderator-secret"}}, http.StatusNotFound},
 	}
 	do := func(r request) (int, http.Header, string, time.Duration) {
 		t.Helper()

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -92,7 +93,11 @@ func errorMessage(err error) string {
 	case protocol.ErrCodeInternal:
 		return "internal error"
 	case protocol.ErrCodeUnavailable:
-		if dbwait.Unavailable(err) {
+		switch {
+		case errors.Is(err, store.ErrUnavailable):
+		case errors.Is(err, context.DeadlineExceeded):
+			return "no answer in time; try again shortly"
+		case dbwait.Unavailable(err):
 			return "the database is unavailable; try again shortly"
 		}
 		return "the game store is unavailable; try again shortly"

@@ -198,6 +198,8 @@ type Server struct {
 	// tournament; solver runs all of the server's solver work (solver.go);
 	// seeds are the pools of pre-rated deals.
 	analyzer *match.Analyzer
+	// reviews are the latest post-round analyses (review.go).
+	reviews  reviewCache
 	solver   *solverpool.Pool
 	seeds    *seedpool.Pools
 	smetrics *solverMetrics
@@ -330,6 +332,7 @@ func (s *Server) routes() {
 	m.HandleFunc("GET /api/rooms/{code}/records", s.getRecords)
 	m.HandleFunc("GET /api/rooms/{code}/holes/{hole}/replay", s.getReplay)
 	m.HandleFunc("GET /api/rooms/{code}/holes/{hole}/best", s.getBestLine)
+	m.HandleFunc("GET /api/rooms/{code}/holes/{hole}/analysis", s.getReview)
 	m.HandleFunc("POST /api/rooms/{code}/bots", s.addBot)
 	m.HandleFunc("POST /api/quickmatch", s.quickMatch)
 	s.fairplayRoutes(m)

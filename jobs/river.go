@@ -14,6 +14,8 @@ import (
 	"github.com/riverqueue/river/riverdriver/riverpgxv5"
 	"github.com/riverqueue/river/rivermigrate"
 	"github.com/riverqueue/river/rivertype"
+
+	"golfsolitaire/internal/dbwait"
 )
 
 // River is a Queue on PostgreSQL (River): jobs survive any process, and
@@ -61,6 +63,7 @@ func (riverArgs) Kind() string { return "golf" }
 // Migrate brings River's tables in the database up to date (River's own
 // migrations, rivermigrate; run by serve and worker at start).
 func Migrate(ctx context.Context, pool *pgxpool.Pool, log *slog.Logger) error {
+	ctx = dbwait.Unbounded(ctx) // a migration may take longer than one call's bound
 	m, err := rivermigrate.New(riverpgxv5.New(pool), &rivermigrate.Config{Logger: quiet(log)})
 	if err != nil {
 		return fmt.Errorf("jobs: migrate: %w", err)

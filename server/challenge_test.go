@@ -93,7 +93,7 @@ func testChallengeInbox(t *testing.T, base string) {
 	last := senders[n-1]
 	var apiErr protocol.APIError
 	last.wantStatus(last.do("POST", "/api/players/Xena/challenge", nil, &apiErr), http.StatusConflict)
-	if apiErr.Code != "inbox_full" || !strings.Contains(apiErr.Message, "20") || !strings.Contains(apiErr.Message, "Xena") {
+	if apiErr.Code != protocol.ErrCodeInboxFull || !strings.Contains(apiErr.Message, "20") || !strings.Contains(apiErr.Message, "Xena") {
 		t.Errorf("a challenge to a full inbox: %+v, want inbox_full naming the bound and the player", apiErr)
 	}
 	if got := inbox(); len(got) != n-1 {

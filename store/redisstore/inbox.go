@@ -19,7 +19,6 @@ var (
 	deliverScript = redis.NewScript(deliverLua)
 )
 
-
 // inboxItems is the hash of an inbox's items by id, inboxOrder the list
 // of their ids, newest first: "golf:inbox:{box}:items" and ":order", one
 // hash tag, so one inbox is one slot.

@@ -85,6 +85,24 @@ func TestDailyOpenUntilMidnight(t *testing.T) {
 	if v.Status != tourney.Live {
 		t.Errorf("every entrant who has played finished or not, the daily is %s (%q) before 24:00", v.Status, v.Reason)
 	}
+	// The list of leaders leaves out whoever has not started.
+	if got := leaderNames(t, cy, path, 3); len(got) != 2 || !slices.Contains(got, "Ana") || !slices.Contains(got, "Bo") {
+		t.Errorf("leaders %v, want Ana and Bo", got)
+	}
+}
+
+// leaderNames reads GET .../leaders?n=N.
+func leaderNames(t *testing.T, b *browser, path string, n int) []string {
+	t.Helper()
+	var out struct {
+		Rows []tourney.Row `json:"rows"`
+	}
+	b.wantStatus(b.do("GET", fmt.Sprintf("%s/leaders?n=%d", path, n), nil, &out), http.StatusOK)
+	names := []string{}
+	for _, r := range out.Rows {
+		names = append(names, r.Name)
+	}
+	return names
 }
 
 // TestHeldOnEveryLeaderboard: a player held for fair-play review is
@@ -132,6 +150,15 @@ func TestHeldOnEveryLeaderboard(t *testing.T) {
 		got := marks(m.Board.Rows)
 		return len(got) == 2 && got["Ana"] && !got["Bo"]
 	})
+	// Held, Ana is left out of the daily's leaders, whatever her score.
+	if got := leaderNames(t, bo, path, 2); !slices.Equal(got, []string{"Bo"}) {
+		t.Errorf("the daily's leaders while Ana is held: %v, want Bo only", got)
+	}
+	var apiErr protocol.APIError
+	bo.wantStatus(bo.do("GET", path+"/leaders?n=0", nil, &apiErr), http.StatusBadRequest)
+	if apiErr.Code != protocol.ErrCodeInvalid || apiErr.Message == "" {
+		t.Errorf("leaders?n=0: %+v", apiErr)
+	}
 
 	// A casual tournament for guests: a guest flagged there is marked.
 	host := newBrowser(t, e.ts)
@@ -166,4 +193,7 @@ func TestHeldOnEveryLeaderboard(t *testing.T) {
 		got := marks(m.Board.Rows)
 		return len(got) == 2 && !got["Ana"] && !got["Bo"]
 	})
+	if got := leaderNames(t, bo, path, 2); len(got) != 2 || !slices.Contains(got, "Ana") {
+		t.Errorf("the daily's leaders once Ana is cleared: %v, want Ana and Bo", got)
+	}
 }

@@ -60,6 +60,7 @@ func (s *Server) tournamentRoutes(m *http.ServeMux) {
 	m.HandleFunc("POST /api/tournaments/{id}/close", s.hostTournament(tourney.KindClose))
 	m.HandleFunc("POST /api/tournaments/{id}/play", s.playTournament)
 	m.HandleFunc("GET /api/tournaments/{id}/leaderboard", s.getLeaderboard)
+	m.HandleFunc("GET /api/tournaments/{id}/leaders", s.getLeaders) // tournament_leaders.go
 	m.HandleFunc("GET /api/tournaments/{id}/bracket", s.getBracket)
 	m.HandleFunc("GET /api/tournaments/{id}/records", s.getTournamentRecords)
 	m.HandleFunc("GET /api/tournaments/{id}/entrants/{n}", s.getEntrant)

@@ -244,6 +244,7 @@ type Store interface {
 	Tournaments
 	SeedPools
 	Outbox
+	Inboxes // inbox.go
 
 	// Ping checks that the store and its fan-out are working (for /readyz).
 	Ping(ctx context.Context) error

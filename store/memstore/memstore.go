@@ -56,6 +56,7 @@ type Store struct {
 	tour       tournaments // tournament.go
 	*SeedPools             // seeds.go
 	outbox     outbox      // outbox.go
+	*Inboxes               // inbox.go
 }
 
 // Every part of store.Store, and the whole.
@@ -69,6 +70,7 @@ var (
 	_ store.Tournaments = (*Store)(nil)
 	_ store.SeedPools   = (*Store)(nil)
 	_ store.Outbox      = (*Store)(nil)
+	_ store.Inboxes     = (*Store)(nil)
 	_ store.Store       = (*Store)(nil)
 )
 
@@ -115,6 +117,7 @@ func New(opts Options) *Store {
 	}
 	return &Store{
 		SeedPools: NewSeedPools(),
+		Inboxes:   NewInboxes(opts.Now),
 		opts:      opts,
 		rooms:     make(map[string]*room),
 		listed:    make(map[string]listing),

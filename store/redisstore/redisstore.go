@@ -75,6 +75,7 @@ var (
 	_ store.Tournaments = (*Store)(nil)
 	_ store.SeedPools   = (*Store)(nil)
 	_ store.Outbox      = (*Store)(nil)
+	_ store.Inboxes     = (*Store)(nil)
 	_ store.Store       = (*Store)(nil)
 )
 

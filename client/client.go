@@ -70,7 +70,7 @@ type Conn struct {
 	seat int
 	// features are the server's, from its welcome.
 	features []string
-	seq  atomic.Int64
+	seq      atomic.Int64
 	// received counts the bytes of the frames read (payloads).
 	received atomic.Int64
 	updates  chan protocol.ServerMessage

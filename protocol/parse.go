@@ -35,7 +35,11 @@ func ParseClientMessage(b []byte) (ClientMessage, error) {
 	m, err := decodeClientMessage(b, true)
 	if err != nil && strings.HasPrefix(err.Error(), "json: unknown field ") {
 		// Only a hello may carry fields this server does not know.
-		if h, herr := decodeClientMessage(b, false); herr == nil && h.Type == TypeHello {
+		h, herr := decodeClientMessage(b, false)
+		switch {
+		case herr != nil:
+			err = herr // not one object at all
+		case h.Type == TypeHello:
 			h.Seat = nil
 			return h, nil
 		}

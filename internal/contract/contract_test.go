@@ -5,7 +5,6 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"io/fs"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
@@ -65,28 +64,21 @@ func TestFrameTypesInSpec(t *testing.T) {
 // in dir.
 func typeConstants(t *testing.T, dir string) map[string]string {
 	t.Helper()
-	fset := token.NewFileSet()
-	pkgs, err := parser.ParseDir(fset, dir, func(fi fs.FileInfo) bool { return !strings.HasSuffix(fi.Name(), "_test.go") }, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
 	out := map[string]string{}
-	for _, p := range pkgs {
-		for _, f := range p.Files {
-			for _, d := range f.Decls {
-				g, ok := d.(*ast.GenDecl)
-				if !ok || g.Tok != token.CONST {
-					continue
-				}
-				for _, s := range g.Specs {
-					vs := s.(*ast.ValueSpec)
-					for i, n := range vs.Names {
-						if !strings.HasPrefix(n.Name, "Type") || i >= len(vs.Values) {
-							continue
-						}
-						if lit, ok := vs.Values[i].(*ast.BasicLit); ok && lit.Kind == token.STRING {
-							out[n.Name], _ = strconv.Unquote(lit.Value)
-						}
+	for _, f := range parseGoFiles(t, dir) {
+		for _, d := range f.Decls {
+			g, ok := d.(*ast.GenDecl)
+			if !ok || g.Tok != token.CONST {
+				continue
+			}
+			for _, s := range g.Specs {
+				vs := s.(*ast.ValueSpec)
+				for i, n := range vs.Names {
+					if !strings.HasPrefix(n.Name, "Type") || i >= len(vs.Values) {
+						continue
+					}
+					if lit, ok := vs.Values[i].(*ast.BasicLit); ok && lit.Kind == token.STRING {
+						out[n.Name], _ = strconv.Unquote(lit.Value)
 					}
 				}
 			}
@@ -130,39 +122,32 @@ func TestRoutesInSpec(t *testing.T) {
 // in dir, as OpenAPI operations ("GET /api/rooms/{code}").
 func registeredRoutes(t *testing.T, dir string) []string {
 	t.Helper()
-	fset := token.NewFileSet()
-	pkgs, err := parser.ParseDir(fset, dir, func(fi fs.FileInfo) bool { return !strings.HasSuffix(fi.Name(), "_test.go") }, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var out []string
-	for _, p := range pkgs {
-		for _, f := range p.Files {
-			ast.Inspect(f, func(n ast.Node) bool {
-				call, ok := n.(*ast.CallExpr)
-				if !ok || len(call.Args) != 2 {
-					return true
-				}
-				sel, ok := call.Fun.(*ast.SelectorExpr)
-				if !ok || (sel.Sel.Name != "HandleFunc" && sel.Sel.Name != "Handle") {
-					return true
-				}
-				lit, ok := call.Args[0].(*ast.BasicLit)
-				if !ok || lit.Kind != token.STRING {
-					return true
-				}
-				pat, _ := strconv.Unquote(lit.Value)
-				method, path, ok := strings.Cut(pat, " ")
-				if !ok {
-					return true // a catch-all without a method
-				}
-				if path == "/{$}" {
-					path = "/"
-				}
-				out = append(out, method+" "+path)
+	for _, f := range parseGoFiles(t, dir) {
+		ast.Inspect(f, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok || len(call.Args) != 2 {
 				return true
-			})
-		}
+			}
+			sel, ok := call.Fun.(*ast.SelectorExpr)
+			if !ok || (sel.Sel.Name != "HandleFunc" && sel.Sel.Name != "Handle") {
+				return true
+			}
+			lit, ok := call.Args[0].(*ast.BasicLit)
+			if !ok || lit.Kind != token.STRING {
+				return true
+			}
+			pat, _ := strconv.Unquote(lit.Value)
+			method, path, ok := strings.Cut(pat, " ")
+			if !ok {
+				return true // a catch-all without a method
+			}
+			if path == "/{$}" {
+				path = "/"
+			}
+			out = append(out, method+" "+path)
+			return true
+		})
 	}
 	return out
 }
@@ -242,4 +227,26 @@ func TestTapCatchesDrift(t *testing.T) {
 	if err := c.ValidateResponse(httptest.NewRequest("GET", "/api/nowhere", nil), 200, h, []byte(`{}`)); err != ErrNoRoute {
 		t.Errorf("an undocumented route: %v, want ErrNoRoute", err)
 	}
+}
+
+// parseGoFiles parses the package's Go files in dir, tests left out.
+func parseGoFiles(t *testing.T, dir string) []*ast.File {
+	t.Helper()
+	names, err := filepath.Glob(filepath.Join(dir, "*.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fset := token.NewFileSet()
+	var files []*ast.File
+	for _, n := range names {
+		if strings.HasSuffix(n, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, n, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, f)
+	}
+	return files
 }

@@ -7,6 +7,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"io"
 	"net"
 	"net/http"
@@ -25,7 +26,7 @@ func Tap(t testing.TB, h http.Handler) http.Handler {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tp := &tap{c: c, h: h}
+	tp := &tap{c: c, h: h, seed: maphash.MakeSeed()}
 	t.Cleanup(func() {
 		tp.mu.Lock()
 		defer tp.mu.Unlock()
@@ -43,6 +44,32 @@ type tap struct {
 	mu   sync.Mutex
 	errs []error
 	done bool
+	// seen holds the hashes of the frames validated already: a frame
+	// sent to many connections (spectators, two sockets of a seat) is
+	// validated once.
+	seenMu sync.Mutex
+	seen   map[uint64]struct{}
+	seed   maphash.Seed
+}
+
+// validateFrame validates a frame the server sent, once per distinct frame.
+func (tp *tap) validateFrame(socket string, frame []byte) {
+	h := maphash.Bytes(tp.seed, frame) ^ uint64(len(socket))
+	tp.seenMu.Lock()
+	_, ok := tp.seen[h]
+	if !ok {
+		if tp.seen == nil || len(tp.seen) > 1<<16 {
+			tp.seen = map[uint64]struct{}{}
+		}
+		tp.seen[h] = struct{}{}
+	}
+	tp.seenMu.Unlock()
+	if ok {
+		return
+	}
+	if err := tp.c.ValidateFrame(socket, Send, frame); err != nil {
+		tp.fail(err)
+	}
 }
 
 func (tp *tap) fail(err error) {
@@ -228,9 +255,7 @@ func (c *tapConn) feed(p []byte) {
 		if op < 8 {
 			c.part = append(c.part, payload...)
 			if fin {
-				if err := c.tp.c.ValidateFrame(c.socket, Send, c.part); err != nil {
-					c.tp.fail(err)
-				}
+				c.tp.validateFrame(c.socket, c.part)
 				c.part = c.part[:0]
 			}
 		}

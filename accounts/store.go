@@ -19,6 +19,9 @@ type Account struct {
 	Name string `json:"name"`
 	// Key is the case-mapped name (ParseName), unique among accounts.
 	Key string `json:"-"`
+	// Skeleton is the name's confusable skeleton (Skeleton), unique
+	// among accounts; empty for accounts created before it was kept.
+	Skeleton string `json:"-"`
 	// PasswordHash is an argon2id PHC string.
 	PasswordHash string    `json:"-"`
 	Created      time.Time `json:"created"`
@@ -123,8 +126,9 @@ type RateFunc func(before []ratings.Rating) ([]ratings.Rating, error)
 // Store keeps accounts, ratings, their history and the archive. The
 // implementations are inmem (one process, nothing kept) and postgres.
 type Store interface {
-	// Create adds an account (ErrNameTaken when its Key exists) and
-	// returns it with its ID and creation time.
+	// Create adds an account (ErrNameTaken when its Key exists,
+	// ErrNameConfusable when its non-empty Skeleton does) and returns it
+	// with its ID and creation time.
 	Create(ctx context.Context, a Account) (Account, error)
 	// ByKey and ByID find an account (ErrNotFound).
 	ByKey(ctx context.Context, key string) (Account, error)

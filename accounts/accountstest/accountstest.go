@@ -25,6 +25,7 @@ func Run(t *testing.T, open func(t *testing.T) accounts.Store) {
 	}{
 		{"CreateAndFind", testCreateAndFind},
 		{"NameTakenCaseInsensitively", testNameTaken},
+		{"LookAlikeNameRefused", testLookAlike},
 		{"ConcurrentSignupsOneWins", testConcurrentCreate},
 		{"RecordGame", testRecordGame},
 		{"RecordGameRefusals", testRecordGameRefusals},
@@ -50,7 +51,7 @@ func create(t *testing.T, s accounts.Store, name string) accounts.Account {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := s.Create(context.Background(), accounts.Account{Name: name, Key: key, PasswordHash: "$argon2id$v=19$m=64,t=1,p=1$AAAA$AAAA"})
+	a, err := s.Create(context.Background(), accounts.Account{Name: name, Key: key, Skeleton: accounts.Skeleton(name), PasswordHash: "$argon2id$v=19$m=64,t=1,p=1$AAAA$AAAA"})
 	if err != nil {
 		t.Fatalf("Create(%q): %v", name, err)
 	}
@@ -88,6 +89,39 @@ func testNameTaken(t *testing.T, s accounts.Store) {
 	_, err := s.Create(context.Background(), accounts.Account{Name: "ANA", Key: "ana", PasswordHash: "x"})
 	if !errors.Is(err, accounts.ErrNameTaken) {
 		t.Errorf("Create(ANA) err = %v, want ErrNameTaken", err)
+	}
+}
+
+// testLookAlike: a name whose confusable skeleton is an existing
+// account's is refused (ErrNameConfusable), however its key differs;
+// accounts without a skeleton (created before skeletons were kept) never
+// clash.
+func testLookAlike(t *testing.T, s accounts.Store) {
+	ctx := context.Background()
+	create(t, s, "victim1")
+	for _, name := range []string{"v\u0456ctim1", "VICTIM1", "victiml"} {
+		_, key, err := accounts.ParseName(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = s.Create(ctx, accounts.Account{Name: name, Key: key, Skeleton: accounts.Skeleton(name), PasswordHash: "x"})
+		if key == "victim1" {
+			if !errors.Is(err, accounts.ErrNameTaken) {
+				t.Errorf("Create(%q) err = %v, want ErrNameTaken", name, err)
+			}
+			continue
+		}
+		if !errors.Is(err, accounts.ErrNameConfusable) {
+			t.Errorf("Create(%q) err = %v, want ErrNameConfusable", name, err)
+		}
+		if _, err := s.ByKey(ctx, key); !errors.Is(err, accounts.ErrNotFound) {
+			t.Errorf("refused %q was created: %v", name, err)
+		}
+	}
+	for _, name := range []string{"legacy1", "legacy2"} {
+		if _, err := s.Create(ctx, accounts.Account{Name: name, Key: name, PasswordHash: "x"}); err != nil {
+			t.Errorf("Create(%q) without a skeleton: %v", name, err)
+		}
 	}
 }
 

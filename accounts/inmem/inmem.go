@@ -26,6 +26,7 @@ type Store struct {
 	nextID  accounts.ID
 	byID    map[accounts.ID]accounts.Account
 	byKey   map[string]accounts.ID
+	bySkel  map[string]accounts.ID
 	ratings map[accounts.ID]map[ratings.Family]accounts.FamilyRating
 	history map[accounts.ID][]accounts.HistoryEntry
 	games   map[string]accounts.Game
@@ -41,6 +42,7 @@ func New() *Store {
 		now:     time.Now,
 		byID:    map[accounts.ID]accounts.Account{},
 		byKey:   map[string]accounts.ID{},
+		bySkel:  map[string]accounts.ID{},
 		ratings: map[accounts.ID]map[ratings.Family]accounts.FamilyRating{},
 		history: map[accounts.ID][]accounts.HistoryEntry{},
 		games:   map[string]accounts.Game{},
@@ -55,11 +57,17 @@ func (s *Store) Create(_ context.Context, a accounts.Account) (accounts.Account,
 	if _, ok := s.byKey[a.Key]; ok {
 		return accounts.Account{}, fmt.Errorf("%w: %q", accounts.ErrNameTaken, a.Name)
 	}
+	if _, ok := s.bySkel[a.Skeleton]; ok && a.Skeleton != "" {
+		return accounts.Account{}, fmt.Errorf("%w: %q", accounts.ErrNameConfusable, a.Name)
+	}
 	s.nextID++
 	a.ID = s.nextID
 	a.Created = s.now().UTC().Truncate(time.Microsecond)
 	s.byID[a.ID] = a
 	s.byKey[a.Key] = a.ID
+	if a.Skeleton != "" {
+		s.bySkel[a.Skeleton] = a.ID
+	}
 	return a, nil
 }
 
@@ -92,6 +100,9 @@ func (s *Store) Delete(_ context.Context, id accounts.ID) error {
 	}
 	delete(s.byID, id)
 	delete(s.byKey, a.Key)
+	if s.bySkel[a.Skeleton] == a.ID {
+		delete(s.bySkel, a.Skeleton)
+	}
 	delete(s.ratings, id)
 	delete(s.history, id)
 	for k, p := range s.passkeys {

@@ -47,7 +47,48 @@ func Open(ctx context.Context, url string, log *slog.Logger) (*Store, error) {
 		pool.Close()
 		return nil, err
 	}
-	return &Store{pool: pool}, nil
+	st := &Store{pool: pool}
+	if err := st.fillSkeletons(ctx, log); err != nil {
+		pool.Close()
+		return nil, err
+	}
+	return st, nil
+}
+
+// fillSkeletons gives the accounts created before skeletons were kept
+// theirs (oldest first). An account whose skeleton an older account has
+// already keeps none: both keep their names, and new look-alikes of
+// either are refused.
+func (s *Store) fillSkeletons(ctx context.Context, log *slog.Logger) error {
+	rows, err := s.pool.Query(ctx, `SELECT id, name FROM accounts WHERE name_skeleton IS NULL ORDER BY id`)
+	if err != nil {
+		return fmt.Errorf("postgres: name skeletons: %w", err)
+	}
+	type acct struct {
+		id   int64
+		name string
+	}
+	todo, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (acct, error) {
+		var a acct
+		return a, row.Scan(&a.id, &a.name)
+	})
+	if err != nil {
+		return fmt.Errorf("postgres: name skeletons: %w", err)
+	}
+	for _, a := range todo {
+		_, err := s.pool.Exec(ctx, `UPDATE accounts SET name_skeleton = $2 WHERE id = $1 AND name_skeleton IS NULL`, a.id, accounts.Skeleton(a.name))
+		var pgErr *pgconn.PgError
+		if errors.As(err, &pgErr) && pgErr.Code == "23505" {
+			if log != nil {
+				log.Warn("account name looks like an older account's; it keeps no skeleton", "name", a.name)
+			}
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("postgres: name skeletons: %w", err)
+		}
+	}
+	return nil
 }
 
 // Migrate applies the embedded migrations.
@@ -110,10 +151,13 @@ func (s *Store) Close() { s.pool.Close() }
 
 func (s *Store) Create(ctx context.Context, a accounts.Account) (accounts.Account, error) {
 	err := s.pool.QueryRow(ctx,
-		`INSERT INTO accounts (name, name_key, password_hash) VALUES ($1, $2, $3) RETURNING id, created_at`,
-		a.Name, a.Key, a.PasswordHash).Scan(&a.ID, &a.Created)
+		`INSERT INTO accounts (name, name_key, name_skeleton, password_hash) VALUES ($1, $2, NULLIF($3, ''), $4) RETURNING id, created_at`,
+		a.Name, a.Key, a.Skeleton, a.PasswordHash).Scan(&a.ID, &a.Created)
 	var pgErr *pgconn.PgError
 	if errors.As(err, &pgErr) && pgErr.Code == "23505" {
+		if pgErr.ConstraintName == "accounts_name_skeleton" {
+			return accounts.Account{}, fmt.Errorf("%w: %q", accounts.ErrNameConfusable, a.Name)
+		}
 		return accounts.Account{}, fmt.Errorf("%w: %q", accounts.ErrNameTaken, a.Name)
 	}
 	if err != nil {
@@ -125,8 +169,8 @@ func (s *Store) Create(ctx context.Context, a accounts.Account) (accounts.Accoun
 
 func (s *Store) one(ctx context.Context, where string, arg any) (accounts.Account, error) {
 	var a accounts.Account
-	err := s.pool.QueryRow(ctx, `SELECT id, name, name_key, password_hash, created_at FROM accounts WHERE `+where, arg).
-		Scan(&a.ID, &a.Name, &a.Key, &a.PasswordHash, &a.Created)
+	err := s.pool.QueryRow(ctx, `SELECT id, name, name_key, coalesce(name_skeleton, ''), password_hash, created_at FROM accounts WHERE `+where, arg).
+		Scan(&a.ID, &a.Name, &a.Key, &a.Skeleton, &a.PasswordHash, &a.Created)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return accounts.Account{}, accounts.ErrNotFound
 	}

@@ -130,9 +130,20 @@ type Options struct {
 	// SecureCookies marks cookies Secure (sent over TLS only); also on
 	// when BaseURL is https.
 	SecureCookies bool
-	// LoginRate limits login attempts per address and per name, and
-	// sign-ups per address; default 5 at once, then one per 12 s.
+	// LoginRate limits failed logins per name and address; default 5 at
+	// once, then one per 12 s. An address's failed logins over every name
+	// get four times as many. A correct password from an address within
+	// its budgets is never refused for others' failures.
 	LoginRate limit.Rate
+	// LoginNameRate is a name's budget of failed logins from every
+	// address; past it a login for the name needs a proof of work
+	// (ProofBits) or a passkey. Default 20 at once, then one per minute.
+	LoginNameRate limit.Rate
+	// ProofBits is the work of a login's proof of work (leading zero bits
+	// of a SHA-256); default 16.
+	ProofBits int
+	// SignupRate limits sign-ups per address; default 3 a day.
+	SignupRate limit.Rate
 	// Fairplay turns on the background fair-play analysis of finished
 	// holes and GET /api/fairplay/flags (fairplay.go); nil: off.
 	Fairplay *Fairplay

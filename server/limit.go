@@ -65,6 +65,7 @@ const (
 	limitLoginName   action = "login-names"   // login.go: failed logins per name, any client (then a proof of work)
 	limitSignups     action = "signups"       // login.go: sign-ups per client
 	limitProofs      action = "proofs"        // login.go: each proof of work is good once
+	limitModerator   action = "moderator"     // moderator.go: wrong moderator tokens per client
 )
 
 func (s *Server) rateOf(l action) limit.Rate {
@@ -92,6 +93,8 @@ func (s *Server) rateOf(l action) limit.Rate {
 		return s.acct.nameRate
 	case limitSignups:
 		return s.acct.signupRate
+	case limitModerator:
+		return limit.Rate{PerSecond: 1.0 / 60, Burst: 10}
 	case limitProofs:
 		return limit.Rate{PerSecond: 1 / (accounts.ProofTTL + 2*time.Minute).Seconds(), Burst: 1}
 	default:

@@ -212,6 +212,8 @@ func accountErrorCode(err error) (string, int, bool) {
 		{errSignupLimit, protocol.ErrCodeRateLimited, http.StatusTooManyRequests},
 		{errGameNotFound, protocol.ErrCodeGameNotFound, http.StatusNotFound},
 		{errTooFewRatedGames, protocol.ErrCodeNotEligible, http.StatusForbidden},
+		{errProbation, protocol.ErrCodeNotEligible, http.StatusForbidden},
+		{errLinked, protocol.ErrCodeLinkedAccounts, http.StatusConflict},
 		{errPasskeyFailed, protocol.ErrCodePasskeyFailed, http.StatusBadRequest},
 		{errPasskeyNotFound, protocol.ErrCodeNoPasskey, http.StatusNotFound},
 		{accounts.ErrPasskeyTaken, protocol.ErrCodePasskeyTaken, http.StatusConflict},
@@ -289,6 +291,11 @@ func (s *Server) passwordRequest(w http.ResponseWriter, r *http.Request, allow f
 	if err != nil {
 		s.fail(w, err)
 		return accounts.Account{}, false
+	}
+	if !s.opts.AllowLinkedAccounts {
+		if err := s.see(r, a); err != nil { // linked.go
+			s.log.Warn("sighting not recorded", "name", a.Name, "err", err)
+		}
 	}
 	return a, s.startSession(w, r, a)
 }

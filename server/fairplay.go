@@ -151,7 +151,7 @@ func (s *Server) withSeatAccount(r *http.Request) context.Context {
 	if id == 0 {
 		return r.Context()
 	}
-	return context.WithValue(r.Context(), seatAccountKey{}, id)
+	return context.WithValue(s.withLinks(r.Context(), id), seatAccountKey{}, id) // linked.go
 }
 
 // seatAccount is the account withSeatAccount put in ctx, 0 for none.

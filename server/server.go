@@ -144,6 +144,15 @@ type Options struct {
 	ProofBits int
 	// SignupRate limits sign-ups per address; default 3 a day.
 	SignupRate limit.Rate
+	// AllowLinkedAccounts lets accounts that share a recent address or
+	// device (linked.go) take seats of one rated game; by default the
+	// second is refused with linked_accounts.
+	AllowLinkedAccounts bool
+	// RatedProbation is how long a new account waits before rated play,
+	// unless it has finished ProbationRounds casual rounds first (default
+	// 3); 0 turns the probation off.
+	RatedProbation  time.Duration
+	ProbationRounds int
 	// Fairplay turns on the background fair-play analysis of finished
 	// holes and GET /api/fairplay/flags (fairplay.go); nil: off.
 	Fairplay *Fairplay
@@ -573,6 +582,9 @@ func (s *Server) joinToken(ctx context.Context, code, name, token string, bot bo
 	}
 	defer s.rooms.release(h)
 	res := h.change(ctx, func(r *match.Room) (match.Event, error) {
+		if err := linkedSeat(ctx, r); err != nil { // linked.go
+			return match.Event{}, err
+		}
 		return match.Event{Kind: match.KindJoin, Name: name, Token: hashToken(token), Bot: bot, Account: seatAccount(ctx), ReadyWithin: s.opts.ReadyWithin}, nil
 	})
 	if res.err != nil {

@@ -12,6 +12,7 @@ import (
 
 	"golfsolitaire/accounts"
 	"golfsolitaire/accounts/inmem"
+	"golfsolitaire/limit"
 	"golfsolitaire/ratings"
 	"golfsolitaire/server"
 	"golfsolitaire/store/memstore"
@@ -24,6 +25,9 @@ func newAccountServer(t *testing.T) (*httptest.Server, *inmem.Store) {
 	t.Helper()
 	st := inmem.New()
 	srv, err := server.New(server.Options{
+		// Every browser comes from 127.0.0.1: sign-ups unlimited, and
+		// its accounts may share rated games.
+		SignupRate: limit.Rate{PerSecond: limit.Unlimited}, AllowLinkedAccounts: true,
 		SolveNodes: 200_000, RateNodes: 40_000,
 		Store:    memstore.New(memstore.Options{}),
 		Pages:    web.New(web.Options{Players: st}),

@@ -292,10 +292,8 @@ func (s *Server) passwordRequest(w http.ResponseWriter, r *http.Request, allow f
 		s.fail(w, err)
 		return accounts.Account{}, false
 	}
-	if !s.opts.AllowLinkedAccounts {
-		if err := s.see(r, a); err != nil { // linked.go
-			s.log.Warn("sighting not recorded", "name", a.Name, "err", err)
-		}
+	if err := s.see(r, a); err != nil { // linked.go
+		s.log.Warn("sighting not recorded", "name", a.Name, "err", err)
 	}
 	return a, s.startSession(w, r, a)
 }

@@ -246,7 +246,12 @@ func (s *Server) getFairplayFlags(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, protocol.FairplayFlags{Flags: flags})
+	links, err := s.flagLinks(r.Context(), flags) // linked.go
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, protocol.FairplayFlags{Flags: flags, Links: links})
 }
 
 // reviewEnabled answers 404 when the server has no review.
@@ -315,6 +320,17 @@ func (s *Server) getModerator(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	m.Flags = flags
+	links, err := s.flagLinks(r.Context(), flags) // linked.go
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	m.Links = map[string][]templates.ModeratorLink{}
+	for p, ls := range links {
+		for _, l := range ls {
+			m.Links[p] = append(m.Links[p], templates.ModeratorLink{Name: l.Name, Kind: l.Kind, At: l.At})
+		}
+	}
 	s.renderModerator(w, r, http.StatusOK, m)
 }
 

@@ -8,10 +8,13 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	"golfsolitaire/accounts"
+	"golfsolitaire/fairplay"
 	"golfsolitaire/match"
+	"golfsolitaire/protocol"
 	"golfsolitaire/tourney"
 )
 
@@ -65,10 +68,31 @@ func (s *Server) ratedCheck(r *http.Request, a accounts.Account) error {
 				errProbation, rounds, p, a.Name, a.CasualRounds)
 		}
 	}
-	if s.opts.AllowLinkedAccounts {
-		return nil
-	}
 	return s.see(r, a)
+}
+
+// flagLinks are the flagged accounts' links, ever, by player id: for
+// moderators, beside the evidence.
+func (s *Server) flagLinks(ctx context.Context, flags []fairplay.Flag) (map[string][]protocol.AccountLink, error) {
+	out := map[string][]protocol.AccountLink{}
+	for _, f := range flags {
+		n, ok := strings.CutPrefix(f.Player, "account:")
+		if !ok {
+			continue
+		}
+		id, err := strconv.ParseInt(n, 10, 64)
+		if err != nil {
+			continue
+		}
+		links, err := s.acct.store.Links(ctx, accounts.ID(id), time.Time{})
+		if err != nil {
+			return nil, err
+		}
+		for _, l := range links {
+			out[f.Player] = append(out[f.Player], protocol.AccountLink{Name: l.Name, Kind: l.Kind, At: l.At})
+		}
+	}
+	return out, nil
 }
 
 // linkSet is the accounts linked to one: by id, and by name key (rated
@@ -199,5 +223,3 @@ func (s *Server) casualRoundEnded(room *match.Room, notices []match.Notice) {
 	})
 }
 
-// accountIDString is an account id as fair play names players.
-func accountIDString(id accounts.ID) string { return "account:" + strconv.FormatInt(int64(id), 10) }

@@ -2,12 +2,14 @@ package server_test
 
 import (
 	"context"
+	"io"
 	"net/http"
 	"strings"
 	"testing"
 	"time"
 
 	"golfsolitaire/accounts/inmem"
+	"golfsolitaire/fairplay"
 	"golfsolitaire/protocol"
 	"golfsolitaire/server"
 )
@@ -161,4 +163,41 @@ func TestRatedProbation(t *testing.T) {
 	waitFor(t, time.Minute, "the casual round counted", func() bool {
 		return ana.do("POST", "/api/rooms", map[string]any{"settings": ratedMatch}, nil).StatusCode == http.StatusCreated
 	})
+}
+
+// TestLinksShownToModerators: a flagged player's linked accounts (by a
+// shared address here) come with the flags, on the API and the page.
+func TestLinksShownToModerators(t *testing.T) {
+	t.Parallel()
+	fp := fairplay.NewMemoryStore()
+	acct := inmem.New()
+	e := newEnv(t, withAccounts(acct), func(o *server.Options) {
+		o.Fairplay = &server.Fairplay{Store: fp, ModeratorToken: "mod-secret"}
+	})
+	ana, bo := browserFrom(t, e.ts, "127.0.0.97"), browserFrom(t, e.ts, "127.0.0.97")
+	ana.signup("Ana", "correct horse")
+	bo.signup("Bo", "battery staple")
+	ctx := context.Background()
+	id := accountID(t, ctx, acct, "Ana")
+	if err := fp.SetFlag(ctx, fairplay.Flag{Player: id, Name: "Ana", FlaggedAt: time.Now(), Held: true, Score: 9, Threshold: 6.9}); err != nil {
+		t.Fatal(err)
+	}
+	var flags protocol.FairplayFlags
+	mod := newBrowser(t, e.ts)
+	mod.wantStatus(mod.do("GET", "/api/fairplay/flags", nil, &flags, "Authorization", "Bearer mod-secret"), http.StatusOK)
+	links := flags.Links[id]
+	if len(links) != 1 || links[0].Name != "Bo" || links[0].Kind != "address" || links[0].At.IsZero() {
+		t.Errorf("links of %s = %+v, want Bo by address", id, flags.Links)
+	}
+	req, _ := http.NewRequest("GET", e.ts+"/moderator", nil)
+	req.Header.Set("Authorization", "Bearer mod-secret")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	if !strings.Contains(string(body), `data-testid="mod-link"`) || !strings.Contains(string(body), "Bo") {
+		t.Errorf("the review page does not show Ana's link to Bo")
+	}
 }

@@ -101,3 +101,36 @@ func TestModeratorTokenGuessing(t *testing.T) {
 		t.Errorf("the right token from another address = %d, want 200", st)
 	}
 }
+
+// TestMetricsNotPublic: on the main listener, /metrics is for the
+// machine itself (a loopback peer with no proxy header: `go run .`) or a
+// request with the moderator token; a request through a proxy, or from
+// elsewhere, is refused.
+func TestMetricsNotPublic(t *testing.T) {
+	t.Parallel()
+	e := moderated(t)
+	get := func(hdr ...string) int {
+		req, _ := http.NewRequest("GET", e.ts+"/metrics", nil)
+		for i := 0; i+1 < len(hdr); i += 2 {
+			req.Header.Set(hdr[i], hdr[i+1])
+		}
+		resp, err := from("127.0.0.85").Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	if st := get("X-Forwarded-For", "203.0.113.5"); st != http.StatusUnauthorized {
+		t.Errorf("/metrics through a proxy = %d, want 401", st)
+	}
+	if st := get("Forwarded", "for=203.0.113.5"); st != http.StatusUnauthorized {
+		t.Errorf("/metrics through a proxy (Forwarded) = %d, want 401", st)
+	}
+	if st := get("X-Forwarded-For", "203.0.113.5", "Authorization", "Bearer mod-secret"); st != http.StatusOK {
+		t.Errorf("/metrics with the moderator token = %d, want 200", st)
+	}
+	if st := get(); st != http.StatusOK {
+		t.Errorf("/metrics from this machine = %d, want 200", st)
+	}
+}

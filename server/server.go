@@ -340,7 +340,7 @@ func (s *Server) routes() {
 	m.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "ok\n") })
 	m.HandleFunc("GET /readyz", s.readyz)
 	if !s.opts.MetricsElsewhere {
-		m.Handle("GET /metrics", s.MetricsHandler())
+		m.Handle("GET /metrics", s.guardMetrics(s.MetricsHandler())) // moderator.go
 	}
 	m.HandleFunc("GET /ws", s.capSockets(s.serveWS))
 	m.HandleFunc("POST /api/rooms", s.createRoom)

@@ -222,4 +222,3 @@ func (s *Server) casualRoundEnded(room *match.Room, notices []match.Notice) {
 		}
 	})
 }
-

@@ -51,9 +51,6 @@ func (s *Server) newModeratorSessions() *scs.SessionManager {
 	return sm
 }
 
-// errModeratorLimit refuses a client past its budget of wrong tokens.
-var errModeratorLimit = fmt.Errorf("%w: too many wrong moderator tokens from your address", errLoginLimit)
-
 // moderatorGate looks at the client's budget of wrong tokens before a
 // token is compared: it reports false (and the wait) when it is spent.
 func (s *Server) moderatorGate(r *http.Request) (bool, time.Duration) {

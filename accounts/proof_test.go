@@ -55,3 +55,29 @@ func FuzzCheckProof(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkSolveProof is a client's work for one login proof at the
+// server's default 16 bits (the browser's WebCrypto is slower per hash):
+// go test -run=^$ -bench=SolveProof -benchtime=50x ./accounts
+func BenchmarkSolveProof(b *testing.B) {
+	now := time.Unix(1_800_000_000, 0)
+	for b.Loop() {
+		c, err := NewProof("ana", now, rand.Reader)
+		if err != nil {
+			b.Fatal(err)
+		}
+		SolveProof(c, 16)
+	}
+}
+
+// BenchmarkCheckProof is the server's work for one.
+func BenchmarkCheckProof(b *testing.B) {
+	now := time.Unix(1_800_000_000, 0)
+	c, _ := NewProof("ana", now, rand.Reader)
+	nonce := SolveProof(c, 16)
+	for b.Loop() {
+		if err := CheckProof(c, nonce, "ana", 16, now); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"io"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -114,36 +115,51 @@ func TestLinkedAccountsQuickMatchAndChallenge(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	qm := map[string]any{"name": "x", "settings": map[string]any{"game": "golf", "holes": 1, "format": "match", "seats": 2, "rated": true}}
-	// Ana waits, again and again, until Bo has been answered.
-	stop := make(chan struct{})
-	seated := make(chan bool, 1)
-	go func() {
-		paired := false
-		defer func() { seated <- paired }()
-		for {
-			select {
-			case <-stop:
-				return
-			default:
-			}
-			if ana.do("POST", "/api/quickmatch", qm, nil).StatusCode == http.StatusOK {
-				paired = true
-			}
-		}
-	}()
-	// Bo asks while Ana waits: refused, and Ana is not seated with Bo.
-	var got *http.Response
-	for ctx.Err() == nil {
-		refused = protocol.APIError{}
-		got = bo.do("POST", "/api/quickmatch", qm, &refused)
-		if got.StatusCode != http.StatusNoContent {
-			break
-		}
+	// Both ask, again and again, until one is refused: whichever finds
+	// the other waiting is refused, and the other waits on, unseated.
+	type answer struct {
+		who    string
+		status int
+		err    protocol.APIError
 	}
-	close(stop)
-	wantLinked(t, "Bo's rated quick match against Ana", got, refused)
-	if <-seated {
-		t.Errorf("Ana was seated with a linked account")
+	answers := make(chan answer, 64)
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	for _, p := range []struct {
+		who string
+		b   *browser
+	}{{"Ana", ana}, {"Bo", bo}} {
+		wg.Go(func() {
+			for {
+				select {
+				case <-done:
+					return
+				default:
+				}
+				var e protocol.APIError
+				st := p.b.do("POST", "/api/quickmatch", qm, &e).StatusCode
+				if st != http.StatusNoContent {
+					answers <- answer{p.who, st, e}
+				}
+			}
+		})
+	}
+	var first answer
+	select {
+	case first = <-answers:
+	case <-ctx.Done():
+		t.Fatal("neither rated quick match was answered")
+	}
+	close(done)
+	wg.Wait()
+	close(answers)
+	if first.status != http.StatusConflict || first.err.Code != protocol.ErrCodeLinkedAccounts || !strings.Contains(first.err.Message, "casual") {
+		t.Errorf("%s's rated quick match = %d %+v, want 409 linked_accounts suggesting a casual room", first.who, first.status, first.err)
+	}
+	for a := range answers {
+		if a.status == http.StatusOK {
+			t.Errorf("%s was seated with a linked account", a.who)
+		}
 	}
 }
 

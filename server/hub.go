@@ -221,6 +221,7 @@ func (h *hub) apply(ctx context.Context, build func(r *match.Room) (match.Event,
 			h.changed(before)
 			h.s.tournamentRoomChanged(h.room, notices)
 			h.s.ratedRoomChanged(ctx, h.room, notices)
+			h.s.casualRoundEnded(h.room, notices) // linked.go
 			h.s.warmBest(h.room, notices)
 			h.recordBests()
 			h.s.queueFairplay(h.room, notices)

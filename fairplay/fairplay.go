@@ -101,10 +101,11 @@ type Config struct {
 // node budget decides how many decisions are scored exactly (and so
 // count): 4,000 left a third of them out and the evidence of a hole
 // played with the stock known was too thin for a player who knows it on
-// one hole in five. The decisions with 30 or more cards on the tableau
-// (the opening plays of a hole) are left out: they took four fifths of
-// the solver's work. Measured cost and power: docs/fairplay.md.
-var DefaultConfig = Config{Samples: 8, Nodes: 30000, MaxSolves: 2500, MaxCards: 29}
+// one hole in five. Every decision is scored (MaxCards 0): leaving out the
+// opening plays (MaxCards 29, 30 or more cards on the tableau) costs a
+// third of the CPU but also a part of the evidence. Measured cost and
+// power: docs/fairplay.md.
+var DefaultConfig = Config{Samples: 8, Nodes: 30000, MaxSolves: 2500}
 
 // ErrBadRecord is returned for moves that do not replay on the deal.
 var ErrBadRecord = errors.New("fairplay: the moves do not replay on the deal")

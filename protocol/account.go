@@ -34,6 +34,13 @@ type AccountRequest struct {
 	Password string `json:"password"`
 }
 
+// Session is the answer to GET /api/session: who the browser is logged
+// in as.
+type Session struct {
+	// Name is the account's name, null for a guest.
+	Name *string `json:"name"`
+}
+
 // Player is an account as anyone may see it: GET /api/account (yourself),
 // GET /api/players/{name}, and the answer to sign-up and login.
 type Player struct {

@@ -734,6 +734,9 @@ func TestTournamentKnockoutHidden(t *testing.T) {
 				if code := log.getRaw(pollCtx, ts.URL, "/api/rooms/"+c+"/holes/1/best"); code == http.StatusOK {
 					t.Errorf("room %s serves its best line to a non-player", c)
 				}
+				if code := log.getRaw(pollCtx, ts.URL, "/api/rooms/"+c+"/holes/1/analysis?seat=0"); code == http.StatusOK {
+					t.Errorf("room %s serves a hole's analysis in a tournament", c)
+				}
 				if sc, err := client.Dial(pollCtx, ts.URL, &client.Options{Room: c}); err == nil {
 					sc.CloseNow()
 					t.Errorf("room %s takes a spectator", c)

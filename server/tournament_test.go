@@ -15,6 +15,7 @@ import (
 
 	"golfsolitaire/client"
 	"golfsolitaire/fold"
+	"golfsolitaire/internal/contract"
 	"golfsolitaire/limit"
 	"golfsolitaire/match"
 	"golfsolitaire/protocol"
@@ -232,8 +233,9 @@ func TestTournamentStrokePlay(t *testing.T) {
 		a, b := rowOf(m.Board, "Ana"), rowOf(m.Board, "Bo")
 		return a != nil && b != nil && a.Thru == 1 && b.Thru == 1
 	})
-	if len(m.View.Safe) != 0 || m.Board.Total != 2 {
-		t.Fatalf("safe %v total %d, want none and 2", m.View.Safe, m.Board.Total)
+	// Cy, who has not played, is listed too: last, not started.
+	if cyRow := rowOf(m.Board, "Cy"); len(m.View.Safe) != 0 || m.Board.Total != 3 || cyRow == nil || !cyRow.NotStarted || m.Board.Rows[2].Name != "Cy" {
+		t.Fatalf("safe %v total %d rows %+v, want none and 3, Cy last and not started", m.View.Safe, m.Board.Total, m.Board.Rows)
 	}
 	var recs tourney.Records
 	log.get(t, ctx, api, "/api/tournaments/"+id+"/records", &recs)
@@ -448,7 +450,7 @@ func TestTournamentRestart(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		hs := httptest.NewServer(s)
+		hs := httptest.NewServer(contract.Tap(t, s))
 		return s, hs.URL, func() { s.Close(); hs.Close(); st.Close(); rc.Close() }
 	}
 	_, url1, stop1 := instance()

@@ -72,6 +72,12 @@ type serveConfig struct {
 	writeTimeout, idleTimeout, pingEvery   time.Duration
 	metricsAddr                            string
 	maxDelayed                             int
+
+	// identity: sign-ups, linked accounts, the rated probation
+	// (docs/deploy.md "Accounts").
+	signupRate          string
+	allowLinkedAccounts bool
+	ratedProbation      time.Duration
 }
 
 // limitFlags are the token-bucket flags: name, env, default, what.
@@ -166,6 +172,9 @@ func runServe(ctx context.Context, args []string, e env) error {
 	fs.StringVar(&c.redisSentinelPassword, "redis-sentinel-password", envDefault(e, "GOLF_REDIS_SENTINEL_PASSWORD", ""), "the Sentinels' own password, if they have one (env GOLF_REDIS_SENTINEL_PASSWORD)")
 	fs.IntVar(&c.redisWaitReplicas, "redis-wait-replicas", envCount(e, "GOLF_REDIS_WAIT_REPLICAS", 0), "acknowledge a move only once this many replicas have it (Redis WAIT); 0: no WAIT (env GOLF_REDIS_WAIT_REPLICAS)")
 	fs.DurationVar(&c.redisClusterReload, "redis-cluster-reload", envDuration(e, "GOLF_REDIS_CLUSTER_RELOAD", redisstore.DefaultClusterReload), "how often a Cluster client reloads the slot map while in use (also at once on MOVED and connection errors) (env GOLF_REDIS_CLUSTER_RELOAD)")
+	fs.StringVar(&c.signupRate, "limit-signups", envDefault(e, "GOLF_LIMIT_SIGNUPS", "3/24h"), "accounts a client (address) may create, N/DURATION or off (env GOLF_LIMIT_SIGNUPS)")
+	fs.BoolVar(&c.allowLinkedAccounts, "allow-linked-accounts", envDefault(e, "GOLF_ALLOW_LINKED_ACCOUNTS", "false") == "true", "let accounts that share a recent address or browser take seats of one rated game (a household behind one address, a private server); by default the second is refused (env GOLF_ALLOW_LINKED_ACCOUNTS=true)")
+	fs.DurationVar(&c.ratedProbation, "rated-probation", envDuration(e, "GOLF_RATED_PROBATION", 24*time.Hour), "a new account plays rated games after 3 finished casual rounds or this long after sign-up; 0 turns the probation off (env GOLF_RATED_PROBATION)")
 	solver := solverFlags(fs, e)
 	if err := fs.Parse(args); err != nil {
 		return &exitError{code: 2}
@@ -176,6 +185,10 @@ func runServe(ctx context.Context, args []string, e env) error {
 	var level slog.Level
 	if err := level.UnmarshalText([]byte(c.logLevel)); err != nil {
 		return usageError("serve: --log-level: %v", err)
+	}
+	signups, err := limit.ParseRate(c.signupRate)
+	if err != nil {
+		return usageError("serve: --limit-signups: %v", err)
 	}
 	onTerminal := isTerminal(e.stderr)
 	handler, err := logHandler(e.stderr, c.logFormat, onTerminal, level)
@@ -243,6 +256,7 @@ func runServe(ctx context.Context, args []string, e env) error {
 		}
 	}
 	opts := server.Options{
+		SignupRate: signups, AllowLinkedAccounts: c.allowLinkedAccounts, RatedProbation: c.ratedProbation,
 		Store: st, Logger: log, Pages: pages(log, acct, st), AllowedOrigins: origins, BaseURL: c.baseURL, FinishedTTL: c.finishedTTL,
 		ReadyWithin: c.readyWithin, TournamentTTL: c.tournamentTTL,
 		Accounts: acct, Sessions: sessions,

@@ -265,7 +265,7 @@ func (in *instance) stop(t *testing.T) {
 // handler (its HTTP server may be closed).
 func instanceMetric(s *server.Server, name string) string {
 	rec := httptest.NewRecorder()
-	s.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/metrics", nil))
+	s.MetricsHandler().ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/metrics", nil))
 	for _, line := range strings.Split(rec.Body.String(), "\n") {
 		if f := strings.Fields(line); len(f) == 2 && f[0] == name {
 			return f[1]

@@ -3,6 +3,7 @@ package server_test
 import (
 	"context"
 	"io"
+	"log/slog"
 	"math"
 	"net"
 	"net/http"
@@ -116,12 +117,13 @@ func pipelineInstance(t *testing.T, r *testRedis, dbURL string, mod ...func(*ser
 	if err := jobs.Migrate(ctx, acct.Pool(), nil); err != nil {
 		t.Fatal(err)
 	}
-	q, err := jobs.NewRiver(acct.Pool(), jobs.RiverOptions{Options: jobs.Options{Backoff: func(int) time.Duration { return 200 * time.Millisecond }}, PollInterval: 200 * time.Millisecond})
+	q, err := jobs.NewRiver(acct.Pool(), jobs.RiverOptions{Options: jobs.Options{Backoff: func(int) time.Duration { return 200 * time.Millisecond }}, PollInterval: 200 * time.Millisecond, Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		t.Fatal(err)
 	}
 	return startInstance(t, r.store(t), true, func(o *server.Options) {
 		o.Accounts, o.Queue, o.Fairplay = acct, q, &server.Fairplay{}
+		o.AllowLinkedAccounts = true // both players sign up from this machine
 		for _, f := range mod {
 			f(o)
 		}

@@ -9,8 +9,11 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"runtime"
 	"strconv"
 	"strings"
+	"syscall"
+	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 
@@ -76,6 +79,10 @@ type fairplayState struct {
 	log    *slog.Logger
 	queued prometheus.Counter
 	failed prometheus.Counter
+	// finished counts the holes due for analysis (queued or not);
+	// cpu the CPU time the analyses took (their threads').
+	finished prometheus.Counter
+	cpu      prometheus.Counter
 	// holds analyses the holes, flags players and keeps rated rounds
 	// back while a player in them is held for review (package review).
 	holds *review.Holds
@@ -109,6 +116,8 @@ func (s *Server) startFairplay(o *Fairplay) {
 	held := counter("golf_fairplay_held_total", "Rated rounds held for review (a player in them was flagged).")
 	voided := counter("golf_fairplay_voided_total", "Rated rounds voided at once (a player's unfair play was confirmed).")
 	f.failed = counter("golf_fairplay_failed_total", "Fair-play analyses that failed (bad record or store error).")
+	f.finished = counter("golf_fairplay_finished_total", "Finished holes due for fair-play analysis, queued or not.")
+	f.cpu = counter("golf_fairplay_cpu_seconds_total", "CPU time the fair-play analyses took, on their own threads.")
 	if f.pool == nil {
 		f.own = worker.New(cmpOr(o.QueueSize, 256), dropped)
 		f.pool = f.own
@@ -188,6 +197,7 @@ func (s *Server) queueFairplay(r *match.Room, notices []match.Notice) {
 				Replay: fmt.Sprintf("/api/rooms/%s/holes/%d/replay", r.Code, n.Hole), Score: n.Score, At: s.now(),
 			},
 		}, marks: r.Settings.Rated || r.Tournament != ""}
+		f.finished.Inc()
 		if f.pool.Submit(context.Background(), pri, func() { s.analyseInPool(job) }) {
 			f.queued.Inc()
 		}
@@ -200,6 +210,14 @@ func (s *Server) queueFairplay(r *match.Room, notices []match.Notice) {
 // queue's one goroutine waits for it: one analysis in flight at a time.
 func (s *Server) analyseInPool(j fairplayJob) {
 	err := s.solve(context.Background(), solverpool.Low, "fairplay", func() {
+		// The analysis runs on this goroutine: its thread's CPU time is
+		// the analysis's.
+		runtime.LockOSThread()
+		t0 := threadCPUTime()
+		defer func() {
+			s.fair.cpu.Add((threadCPUTime() - t0).Seconds())
+			runtime.UnlockOSThread()
+		}()
 		if s.fair.holds.Analyse(j.hole) && j.marks {
 			// held.go: a flag raised now (or a review since the last
 			// hole) shows in the room's standings at once.
@@ -210,6 +228,17 @@ func (s *Server) analyseInPool(j fairplayJob) {
 		s.fair.failed.Inc()
 		s.fair.log.Warn("fair-play analysis not run", "room", j.hole.Report.Room, "hole", j.hole.Report.Hole, "err", err)
 	}
+}
+
+// threadCPUTime is the CPU time of the calling thread (Linux:
+// RUSAGE_THREAD; elsewhere the call fails and it reads 0).
+func threadCPUTime() time.Duration {
+	const rusageThread = 1
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(rusageThread, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // moderatorAPI reports whether a review API request may go on: review is

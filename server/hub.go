@@ -70,6 +70,11 @@ type hub struct {
 	// snapshots are the views last sent whole, by viewer seat (each
 	// valid at its own version only).
 	snapshots map[int]*sentView
+	// ack is the ack of the command being applied (changeAcked), and
+	// ackNow the same while its own event is fanned out: the mover's
+	// event and ack are queued together (sender.enqueueBatch), so they
+	// leave in one write.
+	ack, ackNow *moveAck
 	// views builds the viewers' views from parts shared between them
 	// and kept from one version to the next.
 	views match.ViewCache
@@ -135,6 +140,28 @@ func (h *hub) applyBatch([]*struct{}) {}
 func (h *hub) change(ctx context.Context, build func(r *match.Room) (match.Event, error)) result {
 	var r result
 	if err := h.do(ctx, func() { r = h.apply(ctx, build) }); err != nil {
+		return result{err: err}
+	}
+	return r
+}
+
+// moveAck is a command's ack, to queue with the mover's event frame.
+type moveAck struct {
+	c    *conn
+	seq  int64
+	sent bool // queued with the event
+}
+
+// changeAcked is change for a command of a connection: the ack goes out
+// with the event frame the connection is sent (a.sent); when the
+// connection got no frame (none attached here) the caller acks.
+func (h *hub) changeAcked(ctx context.Context, a *moveAck, build func(r *match.Room) (match.Event, error)) result {
+	var r result
+	if err := h.do(ctx, func() {
+		h.ack = a
+		r = h.apply(ctx, build)
+		h.ack = nil
+	}); err != nil {
 		return result{err: err}
 	}
 	return r
@@ -208,7 +235,9 @@ func (h *hub) apply(ctx context.Context, build func(r *match.Room) (match.Event,
 		data := logged.AppendJSON(make([]byte, 0, 256))
 		v, err := h.s.store.Append(ctx, h.code, before, snap, data)
 		if err == nil {
+			h.ackNow = h.ack
 			h.fanout(logged, v)
+			h.ackNow = nil
 			h.changed(before)
 			h.s.tournamentRoomChanged(h.room, notices)
 			h.s.ratedRoomChanged(ctx, h.room, notices)
@@ -494,6 +523,11 @@ func (h *hub) fanout(l match.Logged, v int64) {
 		}
 		msg := f.frame(c.sent, v)
 		c.sent = f.view
+		if a := h.ackNow; a != nil && a.c == c && !a.sent && c.seat >= 0 {
+			a.sent = true
+			c.out.enqueueBatch(msg, protocol.ServerMessage{Type: protocol.TypeAck, Seq: a.seq, V: v}.Marshal())
+			continue
+		}
 		h.deliver(c, msg, now)
 	}
 	if f := seats[0]; f != nil && delay {

@@ -35,6 +35,12 @@ type sender struct {
 	dead bool
 	// done is closed once the writer has stopped and the socket is closed.
 	done chan struct{}
+	// cork, when set, is the socket's connection: the writer corks it
+	// while it writes everything queued, so that it goes in one write.
+	// batch is held while messages that belong together are queued
+	// (enqueueBatch), and by the writer while it takes what is queued.
+	cork  *corkConn
+	batch sync.Mutex
 }
 
 func newSender(ws *websocket.Conn, buffer int, timeout time.Duration, slow func()) *sender {
@@ -58,6 +64,19 @@ func (s *sender) enqueue(msg []byte) {
 		s.closeNow(websocket.StatusPolicyViolation, "too slow to read updates")
 	}
 }
+
+// enqueueBatch queues messages that the writer then sends together (an
+// event and the ack of the move that made it: one write on the socket).
+func (s *sender) enqueueBatch(msgs ...[]byte) {
+	s.batch.Lock()
+	defer s.batch.Unlock()
+	for _, m := range msgs {
+		s.enqueue(m)
+	}
+}
+
+// maxCorked bounds what the writer sends in one write.
+const maxCorked = 64 << 10
 
 // close sends what is queued (within one write timeout), then closes.
 func (s *sender) close(code websocket.StatusCode, reason string) { s.shut(code, reason, true, false) }
@@ -85,7 +104,7 @@ func (s *sender) run() {
 	for {
 		select {
 		case msg := <-s.queue:
-			if !s.write(msg, s.timeout) {
+			if !s.writeQueued(msg) {
 				s.drop()
 			}
 		case <-s.closed:
@@ -111,6 +130,30 @@ func (s *sender) run() {
 			return
 		}
 	}
+}
+
+// writeQueued writes msg and whatever else is queued now (up to
+// maxCorked bytes), corked into one write when the socket can be.
+func (s *sender) writeQueued(msg []byte) bool {
+	if s.cork == nil {
+		return s.write(msg, s.timeout)
+	}
+	s.cork.cork()
+	ok := s.write(msg, s.timeout)
+	size := len(msg)
+	s.batch.Lock()
+	for ok && size < maxCorked {
+		select {
+		case m := <-s.queue:
+			ok = s.write(m, s.timeout)
+			size += len(m)
+			continue
+		default:
+		}
+		break
+	}
+	s.batch.Unlock()
+	return s.cork.uncork(s.timeout) == nil && ok
 }
 
 func (s *sender) write(msg []byte, timeout time.Duration) bool {

@@ -422,12 +422,15 @@ func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
-	ws, err := websocket.Accept(w, r, &websocket.AcceptOptions{OriginPatterns: s.opts.AllowedOrigins})
+	cw := &corkWriter{ResponseWriter: w}
+	ws, err := websocket.Accept(cw, r, &websocket.AcceptOptions{OriginPatterns: s.opts.AllowedOrigins})
 	if err != nil {
 		return // Accept has written the HTTP error
 	}
 	ws.SetReadLimit(protocol.MaxMessage)
-	newConn(s, ws, requestClient(r, s.opts.Limits.TrustedHeader)).serve(r.Context())
+	c := newConn(s, ws, requestClient(r, s.opts.Limits.TrustedHeader))
+	c.out.cork = cw.conn
+	c.serve(r.Context())
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {

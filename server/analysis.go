@@ -8,7 +8,6 @@ import (
 	"errors"
 	"math/rand/v2"
 	"net/http"
-	"slices"
 	"strconv"
 	"time"
 
@@ -44,60 +43,34 @@ func (s *Server) getBestLine(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, rp)
 }
 
-// warmBest solves the deals of a round ahead of their holes, one hole
-// ahead of play: when the round starts (its deals drawn), the first two
-// holes' deals; when a hole starts, the next one's (and its own if that
-// has not happened). A round given up early wastes at most one solve. It
-// runs off the hub's goroutine, in the solver pool at normal priority, so the end of each
-// hole finds its best score memoized: the analyzer keeps one answer a
+// warmBest solves the deal of a hole as soon as the hole starts, off the
+// hub's goroutine, in the solver pool at normal priority, so the end of
+// the hole finds its best score memoized: the analyzer keeps one answer a
 // deal for every room and tournament that plays it (every entrant's room
-// of a tournament plays the same deals: solved once, and a tournament's
-// leaderboard shows the best of a safe hole without waiting). When the
-// pool already has more normal work waiting than it has workers it does
-// nothing (a best is then solved when its hole ends).
+// of a tournament plays the same deals: solved once, and the tournament's
+// leaderboard shows the best of a safe hole without waiting for the
+// solver). A hole's deal is not solved earlier (with the round's draw):
+// most rooms under load, and many in play, never reach their later holes,
+// and each solve costs some 5 ms of CPU. When the pool already has more
+// normal work waiting than it has workers it does nothing (a best is then
+// solved when its hole ends).
 func (s *Server) warmBest(r *match.Room, notices []match.Notice) {
 	for _, n := range notices {
-		var holes []int
-		switch n.Kind {
-		case match.NoticeStarted:
-			holes = []int{1, 2}
-		case match.NoticeHoleStarted:
-			if h := r.CurrentHole(); h != nil && h.Number == n.Hole {
-				holes = []int{n.Hole, n.Hole + 1}
-			}
+		if n.Kind != match.NoticeHoleStarted {
+			continue
 		}
-		holes = slices.DeleteFunc(holes, func(i int) bool { return i > max(r.Settings.Holes, len(r.Deals)) })
-		if len(holes) == 0 {
+		h := r.CurrentHole()
+		if h == nil || h.Number != n.Hole {
 			continue
 		}
 		if st := s.solver.Stats(); st.Queued[solverpool.Normal] >= st.Workers {
 			continue
 		}
-		set, seed := r.Settings, r.Seed
-		deals := map[int]golf.Seed{}
-		for _, i := range holes {
-			switch {
-			case i <= len(r.Holes):
-				deals[i] = r.Holes[i-1].Seed
-			case i <= len(r.Deals):
-				deals[i] = r.Deals[i-1]
-			}
-		}
-		s.tasks.goCtx(func(ctx context.Context) {
-			for _, i := range holes {
-				if ctx.Err() != nil {
-					return
-				}
-				d, ok := deals[i]
-				if !ok {
-					// A round without drawn deals: the hole's deal as
-					// the room will choose it (memoized too).
-					d, _ = s.analyzer.HoleDealSeed(set, seed, i)
-				}
-				// A job the pool did not run would run here: the pool's
-				// own context, not the task's, decides.
-				s.analyzer.Warm(set.Variant, d, func(fn func()) { _ = s.solver.Do(context.Background(), solverpool.Normal, "", fn) })
-			}
+		v, seed := r.Settings.Variant, h.Seed
+		s.tasks.goCtx(func(context.Context) {
+			// A job the pool did not run would run here: the pool's own
+			// context, not the task's, decides.
+			s.analyzer.Warm(v, seed, func(fn func()) { _ = s.solver.Do(context.Background(), solverpool.Normal, "", fn) })
 		})
 	}
 }

@@ -552,14 +552,6 @@ func playSome(t *testing.T, ctx context.Context, who string, keys bool, moves in
 	waitJS(t, ctx, who+"'s hole is over", over)
 }
 
-// void drops an action's value.
-func void[T any](a chromedp.Action[T]) chromedp.Action[chromedp.Void] {
-	return func(ctx context.Context, t *chromedp.Target) (chromedp.Void, error) {
-		_, err := a(ctx, t)
-		return chromedp.Void{}, err
-	}
-}
-
 // phone emulates a phone in portrait: mobile (overlay scrollbars, the
 // viewport meta tag honoured), touch, 2x pixels.
 func phone(w, h int64) chromedp.Action[chromedp.Void] {

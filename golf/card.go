@@ -35,7 +35,7 @@ const (
 const NoCard Card = 0
 
 // Joker is the wild card. Both jokers of a pack are the same Card.
-const Joker Card = Card(jokerSuit<<4) | 0
+const Joker Card = Card(jokerSuit << 4)
 
 // ErrBadCard is returned when a card's text cannot be parsed.
 var ErrBadCard = errors.New("golf: bad card")

@@ -137,16 +137,6 @@ func peaks(at map[int]string) []string {
 	return out
 }
 
-// cards parses space-separated cards or fails the test.
-func cards(t testing.TB, s string) []Card {
-	t.Helper()
-	cs, err := ParseCards(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return cs
-}
-
 // moves parses space-separated moves or fails the test.
 func moves(t testing.TB, s string) []Move {
 	t.Helper()

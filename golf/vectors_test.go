@@ -5,15 +5,6 @@ import (
 	"testing"
 )
 
-func mustSeed(t *testing.T, s string) Seed {
-	t.Helper()
-	seed, err := ParseSeed(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return seed
-}
-
 func pilesString(piles [][]Card) string {
 	var parts []string
 	for _, p := range piles {

@@ -1,6 +1,9 @@
 package server
 
-import "github.com/prometheus/client_golang/prometheus"
+import (
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+)
 
 // metrics are the server's Prometheus metrics, on its own registry (no
 // global state).
@@ -38,6 +41,6 @@ func newMetrics() *metrics {
 		delayDropped: prometheus.NewCounter(prometheus.CounterOpts{Name: "golf_spectator_frames_dropped_total", Help: "Delayed spectator frames dropped past a room's queue cap (a later whole view replaced them)."}),
 	}
 	m.reg.MustRegister(m.delayDropped, m.pingClosed, m.rooms, m.conns, m.moves, m.moveLatency, m.slowClosed, m.flooded, m.created, m.refused,
-		prometheus.NewGoCollector(), prometheus.NewProcessCollector(prometheus.ProcessCollectorOpts{}))
+		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }

@@ -771,10 +771,9 @@ func TestHonestClientUnderAttack(t *testing.T) {
 		t.Fatal(err)
 	}
 	var lat []time.Duration
-	stalls := 0 // moves unanswered within 10 s (see the report: also on main)
 	// 100 moves under attack: enough for the report's percentiles; the
 	// attackers burn the CPU for as long as the honest player plays.
-	for began := time.Now(); len(lat) < 100 && stalls < 3 && time.Since(began) < 30*time.Second; {
+	for began := time.Now(); len(lat) < 100 && time.Since(began) < 30*time.Second; {
 		v, err := c.WaitView(ctx, func(v *match.View) bool {
 			return v.Status == match.Finished || (v.Board != nil && !v.Board.Done)
 		})
@@ -787,7 +786,6 @@ func TestHonestClientUnderAttack(t *testing.T) {
 		cancel()
 		if err != nil {
 			if mctx.Err() != nil && ctx.Err() == nil {
-				stalls++
 				t.Logf("a move unanswered for 10 s after %d moves", len(lat))
 				break // the connection is unusable after a write timed out
 			}

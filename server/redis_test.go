@@ -553,17 +553,6 @@ func waitFinished(t *testing.T, ctx context.Context, name string, c *client.Conn
 	return v
 }
 
-// dialAt dials with options, closing the connection when the test ends.
-func dialAt(t *testing.T, ctx context.Context, url string, opts client.Options) *client.Conn {
-	t.Helper()
-	c, err := client.Dial(ctx, url, &opts)
-	if err != nil {
-		t.Fatalf("dial %s: %v", url, err)
-	}
-	t.Cleanup(func() { c.CloseNow() })
-	return c
-}
-
 // parallel runs the functions at once and returns their errors.
 func parallel(fs ...func() error) []error {
 	var wg sync.WaitGroup

@@ -339,7 +339,6 @@ func (o *oracle) apply(v int64, l match.Logged) {
 	for _, n := range l.Notices {
 		if n.Kind == "holeStarted" {
 			o.cur = &ostate{hole: n.Hole, moves: make([][]golf.Move, o.seats), done: make([]bool, o.seats), score: make([]int, o.seats), end: make([]string, o.seats)}
-			s = o.cur
 		}
 	}
 	o.at[v] = o.cur.clone()

@@ -67,9 +67,6 @@ func defaultKings(g golf.Game) string { return string(g.Defaults().Kings) }
 
 func itoa(n int) string { return fmt.Sprint(n) }
 
-// rankNames are the catalogue keys of the ranks, by rank character.
-const rankChars = "A23456789TJQK"
-
 // jsonCatalog is the language's catalogue (English filling any gap).
 func jsonCatalog(lang string) map[string]string {
 	m := map[string]string{}

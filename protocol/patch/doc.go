@@ -122,7 +122,7 @@ func (d *Differ) AppendDiff(dst []byte, old, new Doc) ([]byte, error) {
 		first = false
 	}
 	var usedBuf [32]bool
-	used := usedBuf[:0]
+	var used []bool
 	if len(old) <= len(usedBuf) {
 		used = usedBuf[:len(old)]
 	} else {

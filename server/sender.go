@@ -75,8 +75,10 @@ func (s *sender) enqueueBatch(msgs ...[]byte) {
 	}
 }
 
-// maxCorked bounds what the writer sends in one write.
-const maxCorked = 64 << 10
+// maxCorked bounds how many queued messages the writer sends in one
+// write: enough for an event and its ack, or a short burst, and few
+// enough that a client too slow to read still fills its queue as before.
+const maxCorked = 4
 
 // close sends what is queued (within one write timeout), then closes.
 func (s *sender) close(code websocket.StatusCode, reason string) { s.shut(code, reason, true, false) }
@@ -132,27 +134,37 @@ func (s *sender) run() {
 	}
 }
 
-// writeQueued writes msg and whatever else is queued now (up to
-// maxCorked bytes), corked into one write when the socket can be.
+// writeQueued writes msg and up to maxCorked-1 more messages queued now,
+// corked into one write when the socket can be. The queued messages are
+// taken first (holding batch, so that a batch being queued is taken
+// whole), then written.
 func (s *sender) writeQueued(msg []byte) bool {
 	if s.cork == nil {
 		return s.write(msg, s.timeout)
 	}
-	s.cork.cork()
-	ok := s.write(msg, s.timeout)
-	size := len(msg)
+	var buf [maxCorked][]byte
+	msgs := append(buf[:0], msg)
 	s.batch.Lock()
-	for ok && size < maxCorked {
+	for len(msgs) < maxCorked {
 		select {
 		case m := <-s.queue:
-			ok = s.write(m, s.timeout)
-			size += len(m)
+			msgs = append(msgs, m)
 			continue
 		default:
 		}
 		break
 	}
 	s.batch.Unlock()
+	if len(msgs) == 1 {
+		return s.write(msg, s.timeout)
+	}
+	s.cork.cork()
+	ok := true
+	for _, m := range msgs {
+		if ok = s.write(m, s.timeout); !ok {
+			break
+		}
+	}
 	return s.cork.uncork(s.timeout) == nil && ok
 }
 

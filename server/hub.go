@@ -72,7 +72,7 @@ type hub struct {
 	snapshots map[int]*sentView
 	// ack is the ack of the command being applied (changeAcked), and
 	// ackNow the same while its own event is fanned out: the mover's
-	// event and ack are queued together (sender.enqueueBatch), so they
+	// event and ack are queued together (sender.enqueueAcked), so they
 	// leave in one write.
 	ack, ackNow *moveAck
 	// views builds the viewers' views from parts shared between them
@@ -525,7 +525,7 @@ func (h *hub) fanout(l match.Logged, v int64) {
 		c.sent = f.view
 		if a := h.ackNow; a != nil && a.c == c && !a.sent && c.seat >= 0 {
 			a.sent = true
-			c.out.enqueueBatch(msg, protocol.ServerMessage{Type: protocol.TypeAck, Seq: a.seq, V: v}.Marshal())
+			c.out.enqueueAcked(msg, protocol.ServerMessage{Type: protocol.TypeAck, Seq: a.seq, V: v}.Marshal())
 			continue
 		}
 		h.deliver(c, msg, now)

@@ -17,7 +17,7 @@ import (
 // sends it and then closes the socket, so nobody sleeps or polls.
 type sender struct {
 	ws      *websocket.Conn
-	queue   chan []byte
+	queue   chan outMsg
 	timeout time.Duration
 	// slow is called when a client is dropped for a full queue.
 	slow func()
@@ -36,20 +36,31 @@ type sender struct {
 	// done is closed once the writer has stopped and the socket is closed.
 	done chan struct{}
 	// cork, when set, is the socket's connection: the writer corks it
-	// while it writes everything queued, so that it goes in one write.
-	// batch is held while messages that belong together are queued
-	// (enqueueBatch), and by the writer while it takes what is queued.
-	cork  *corkConn
-	batch sync.Mutex
+	// while it writes a message and the ack queued with it, so that both
+	// go in one write.
+	cork *corkConn
+}
+
+// outMsg is a queued message, and the ack to send right after it in the
+// same write (enqueueAcked), if any: the pair takes one place in the
+// queue.
+type outMsg struct {
+	msg, ack []byte
 }
 
 func newSender(ws *websocket.Conn, buffer int, timeout time.Duration, slow func()) *sender {
-	return &sender{ws: ws, queue: make(chan []byte, buffer), timeout: timeout, slow: slow,
+	return &sender{ws: ws, queue: make(chan outMsg, buffer), timeout: timeout, slow: slow,
 		closed: make(chan struct{}), done: make(chan struct{})}
 }
 
 // enqueue queues a message without ever blocking.
-func (s *sender) enqueue(msg []byte) {
+func (s *sender) enqueue(msg []byte) { s.enqueueOut(outMsg{msg: msg}) }
+
+// enqueueAcked queues an event frame and the ack of the command that made
+// it, which the writer sends together (one write on the socket).
+func (s *sender) enqueueAcked(msg, ack []byte) { s.enqueueOut(outMsg{msg: msg, ack: ack}) }
+
+func (s *sender) enqueueOut(msg outMsg) {
 	select {
 	case <-s.closed:
 		return
@@ -64,21 +75,6 @@ func (s *sender) enqueue(msg []byte) {
 		s.closeNow(websocket.StatusPolicyViolation, "too slow to read updates")
 	}
 }
-
-// enqueueBatch queues messages that the writer then sends together (an
-// event and the ack of the move that made it: one write on the socket).
-func (s *sender) enqueueBatch(msgs ...[]byte) {
-	s.batch.Lock()
-	defer s.batch.Unlock()
-	for _, m := range msgs {
-		s.enqueue(m)
-	}
-}
-
-// maxCorked bounds how many queued messages the writer sends in one
-// write: enough for an event and its ack, or a short burst, and few
-// enough that a client too slow to read still fills its queue as before.
-const maxCorked = 4
 
 // close sends what is queued (within one write timeout), then closes.
 func (s *sender) close(code websocket.StatusCode, reason string) { s.shut(code, reason, true, false) }
@@ -105,8 +101,8 @@ func (s *sender) run() {
 	defer close(s.done)
 	for {
 		select {
-		case msg := <-s.queue:
-			if !s.writeQueued(msg) {
+		case m := <-s.queue:
+			if !s.writeOut(m, s.timeout) {
 				s.drop()
 			}
 		case <-s.closed:
@@ -119,8 +115,8 @@ func (s *sender) run() {
 			drain:
 				for {
 					select {
-					case msg := <-s.queue:
-						if !s.write(msg, time.Until(deadline)) {
+					case m := <-s.queue:
+						if !s.writeOut(m, time.Until(deadline)) {
 							break drain
 						}
 					default:
@@ -134,38 +130,18 @@ func (s *sender) run() {
 	}
 }
 
-// writeQueued writes msg and up to maxCorked-1 more messages queued now,
-// corked into one write when the socket can be. The queued messages are
-// taken first (holding batch, so that a batch being queued is taken
-// whole), then written.
-func (s *sender) writeQueued(msg []byte) bool {
+// writeOut writes a queued message and its ack, corked into one write
+// when the socket can be.
+func (s *sender) writeOut(m outMsg, timeout time.Duration) bool {
+	if m.ack == nil {
+		return s.write(m.msg, timeout)
+	}
 	if s.cork == nil {
-		return s.write(msg, s.timeout)
-	}
-	var buf [maxCorked][]byte
-	msgs := append(buf[:0], msg)
-	s.batch.Lock()
-	for len(msgs) < maxCorked {
-		select {
-		case m := <-s.queue:
-			msgs = append(msgs, m)
-			continue
-		default:
-		}
-		break
-	}
-	s.batch.Unlock()
-	if len(msgs) == 1 {
-		return s.write(msg, s.timeout)
+		return s.write(m.msg, timeout) && s.write(m.ack, timeout)
 	}
 	s.cork.cork()
-	ok := true
-	for _, m := range msgs {
-		if ok = s.write(m, s.timeout); !ok {
-			break
-		}
-	}
-	return s.cork.uncork(s.timeout) == nil && ok
+	ok := s.write(m.msg, timeout) && s.write(m.ack, timeout)
+	return s.cork.uncork(timeout) == nil && ok
 }
 
 func (s *sender) write(msg []byte, timeout time.Duration) bool {

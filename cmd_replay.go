@@ -37,25 +37,9 @@ func runReplay(args []string, e env) error {
 		fs.Usage()
 		return &exitError{code: 2}
 	}
-	var r io.Reader = e.stdin
-	if name := fs.Arg(0); name != "-" {
-		f, err := os.Open(name)
-		if err != nil {
-			return usageError("replay: %v", err)
-		}
-		defer f.Close()
-		r = f
-	}
-	b, err := io.ReadAll(io.LimitReader(r, maxRecordSize+1))
+	rec, err := readRecord("replay", fs.Arg(0), e.stdin)
 	if err != nil {
-		return usageError("replay: reading the record: %v", err)
-	}
-	if len(b) > maxRecordSize {
-		return usageError("replay: record larger than %d bytes", maxRecordSize)
-	}
-	rec, err := golf.DecodeRecord(b)
-	if err != nil {
-		return usageError("replay: %v", err)
+		return err
 	}
 	s, err := rec.Replay()
 	if err != nil {
@@ -74,6 +58,32 @@ func runReplay(args []string, e env) error {
 	}
 	_, err = fmt.Fprintf(e.stdout, "%s\n", out)
 	return err
+}
+
+// readRecord reads one game record from the file name, or from stdin for
+// "-", for the command cmd: a bad file or record is a usage error (exit 2).
+func readRecord(cmd, name string, stdin io.Reader) (golf.Record, error) {
+	r := stdin
+	if name != "-" {
+		f, err := os.Open(name)
+		if err != nil {
+			return golf.Record{}, usageError("%s: %v", cmd, err)
+		}
+		defer f.Close()
+		r = f
+	}
+	b, err := io.ReadAll(io.LimitReader(r, maxRecordSize+1))
+	if err != nil {
+		return golf.Record{}, usageError("%s: reading the record: %v", cmd, err)
+	}
+	if len(b) > maxRecordSize {
+		return golf.Record{}, usageError("%s: record larger than %d bytes", cmd, maxRecordSize)
+	}
+	rec, err := golf.DecodeRecord(b)
+	if err != nil {
+		return golf.Record{}, usageError("%s: %v", cmd, err)
+	}
+	return rec, nil
 }
 
 // moveReason is the reason of an illegal move without the "move N:" prefix.

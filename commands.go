@@ -30,6 +30,7 @@ func commands() []command {
 		{"serve", "[flags]", "run the server (the default command)", runServe},
 		{"deal", "[flags]", "print a deal as JSON", ctxless(runDeal)},
 		{"replay", "FILE|-", "check and score a game record", ctxless(runReplay)},
+		{"analyse", "[--json] FILE|-", "review a game record: the best score and the strokes each move lost", ctxless(runAnalyse)},
 		{"verify", "--commitment HEX --seed HEX", "check a round seed against the commitment shown before play", ctxless(runVerify)},
 		{"solve", "[flags]", "solve a deal, or with --count many numbered deals for statistics", runSolve},
 		{"load", "--url URL | --serve STORE [flags]", "load-test a server and report throughput and move→ack latency", runLoad},

@@ -119,7 +119,7 @@ func golden(t *testing.T, name string, r result) {
 // command's usage (exit 2), never "unknown command".
 func TestHelp(t *testing.T) {
 	t.Parallel()
-	want := []string{"serve", "deal", "replay", "verify", "solve", "load", "load-server", "healthcheck", "fairplay", "help"}
+	want := []string{"serve", "deal", "replay", "analyse", "verify", "solve", "load", "load-server", "healthcheck", "fairplay", "help"}
 	r := runCmd(t, "", "help")
 	if r.code != 0 || r.err != "" || r.stderr != "" {
 		t.Fatalf("help: %+v, want exit 0 and only standard output", r)

@@ -403,6 +403,9 @@ func TestLobbyInvitationAndRace(t *testing.T) {
 				chromedp.SendKeys(chromedp.CSS(`#create-name`), "Ana"),
 				chromedp.Click(chromedp.CSS(`#create-form input[name=holesPreset][value="3"]`)),
 			)
+			// Ana starts the round herself (with the default, the round
+			// starts when Bo is ready: TestAutoStart).
+			eval[bool](t, ana, `(document.querySelector('#create-form input[name=autoStart]').checked = false, true)`)
 			clickJS(t, ana, "create", `[data-testid=create-submit]`)
 			waitJS(t, ana, "the waiting room", `document.getElementById('room')?.dataset.status === 'waiting' && !document.getElementById('waiting').hidden`)
 			code := eval[string](t, ana, `document.getElementById('room').dataset.code`)

@@ -7,6 +7,7 @@ const (
 	ErrCodeBadLogin       = "bad_login"        // wrong name or password (never says which)
 	ErrCodeNotLoggedIn    = "not_logged_in"    // the request needs an account session
 	ErrCodePlayerNotFound = "player_not_found" // no account by that name
+	ErrCodeInboxFull      = "inbox_full"       // the challenged player's inbox holds as many open challenges as it can
 	ErrCodeCrossOrigin    = "cross_origin"     // a state-changing request from another site
 	ErrCodeAlreadySeated  = "already_seated"   // a second seat for one account in a rated room
 	ErrCodeGameNotFound   = "game_not_found"   // no archived game by that id
@@ -32,6 +33,13 @@ type Passkey struct {
 type AccountRequest struct {
 	Name     string `json:"name"`
 	Password string `json:"password"`
+}
+
+// Session is the answer to GET /api/session: who the browser is logged
+// in as.
+type Session struct {
+	// Name is the account's name, null for a guest.
+	Name *string `json:"name"`
 }
 
 // Player is an account as anyone may see it: GET /api/account (yourself),

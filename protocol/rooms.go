@@ -1,6 +1,9 @@
 package protocol
 
-import "golfsolitaire/match"
+import (
+	"golfsolitaire/golf"
+	"golfsolitaire/match"
+)
 
 // RoomInfo is GET /api/rooms/{code}: what anyone may know of a room.
 type RoomInfo struct {
@@ -42,4 +45,14 @@ type AddBotResponse struct {
 	Seat  int    `json:"seat"`
 	Name  string `json:"name"`
 	Level string `json:"level"`
+}
+
+// HoleReview is the answer to GET /api/rooms/{code}/holes/{hole}/analysis:
+// one player's game of a hole reviewed by the solver (golf.Review: score,
+// best, exact, undone, decisions).
+type HoleReview struct {
+	Hole int    `json:"hole"`
+	Seat int    `json:"seat"`
+	Name string `json:"name"`
+	golf.Review
 }

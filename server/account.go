@@ -85,7 +85,7 @@ func (s *Server) initAccounts() error {
 	sm.Cookie.Secure = s.secureCookies()
 	sm.Cookie.Persist = true
 	sm.ErrorFunc = func(w http.ResponseWriter, r *http.Request, err error) {
-		s.log.Error("session", "err", err)
+		s.log.Warn("session store failed", "err", err)
 		writeError(w, http.StatusServiceUnavailable, protocol.ErrCodeUnavailable, "sessions are unavailable; try again shortly")
 	}
 	a.sessions = sm
@@ -118,6 +118,7 @@ func (s *Server) accountRoutes(m *http.ServeMux) {
 	m.HandleFunc("POST /api/account/logout", s.logout)
 	m.HandleFunc("DELETE /api/account", s.deleteAccount)
 	m.HandleFunc("GET /api/account", s.whoAmI)
+	m.HandleFunc("GET /api/session", s.session)
 	m.HandleFunc("GET /api/players/{name}", s.getPlayer)
 	m.HandleFunc("GET /api/games/{id}", s.getGame)
 	m.HandleFunc("GET /api/ratings/{game}", s.getLeaderboardRatings)
@@ -349,6 +350,21 @@ func (s *Server) whoAmI(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.writePlayer(w, r, http.StatusOK, a)
+}
+
+// session serves GET /api/session: the name the browser is logged in
+// as, or null for a guest, always with 200 (GET /api/account answers a
+// guest 401, which a browser logs as an error on every page).
+func (s *Server) session(w http.ResponseWriter, r *http.Request) {
+	a, err := s.currentAccount(r)
+	switch {
+	case errors.Is(err, errNotLoggedIn):
+		writeJSON(w, http.StatusOK, protocol.Session{})
+	case err != nil:
+		s.fail(w, err)
+	default:
+		writeJSON(w, http.StatusOK, protocol.Session{Name: &a.Name})
+	}
 }
 
 func (s *Server) deleteAccount(w http.ResponseWriter, r *http.Request) {

@@ -100,11 +100,22 @@ func TestAccountFlow(t *testing.T) {
 	if me.Name != "Ana" {
 		t.Errorf("who am I = %+v", me)
 	}
+	var sess protocol.Session
+	b.wantStatus(b.do("GET", "/api/session", nil, &sess), http.StatusOK)
+	if sess.Name == nil || *sess.Name != "Ana" {
+		t.Errorf("session = %+v, want Ana", sess)
+	}
 	b.wantStatus(b.do("POST", "/api/account/logout", nil, nil), http.StatusNoContent)
 	var apiErr protocol.APIError
 	b.wantStatus(b.do("GET", "/api/account", nil, &apiErr), http.StatusUnauthorized)
 	if apiErr.Code != protocol.ErrCodeNotLoggedIn {
 		t.Errorf("after logout: %+v", apiErr)
+	}
+	// A guest's session is null, with 200 (not an error for the browser).
+	var raw json.RawMessage
+	b.wantStatus(b.do("GET", "/api/session", nil, &raw), http.StatusOK)
+	if got := strings.TrimSpace(string(raw)); got != `{"name":null}` {
+		t.Errorf("a guest's session = %s, want {\"name\":null}", got)
 	}
 
 	// A wrong password and an unknown name get the same answer.

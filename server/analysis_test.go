@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -265,4 +266,53 @@ func TestBotsStopOnClose(t *testing.T) {
 	}
 	_, _, err = api.AddBot(ctx, g.Code, g.Token, "greedy")
 	wantCode(t, err, protocol.ErrCodeUnavailable)
+}
+
+// TestReviewEndpoint: a hole's analysis is refused while anyone plays the
+// hole, then reviews each player's game: the losses are never negative
+// and sum to the score less the best, the score is the room's; a bad
+// address is refused in words.
+func TestReviewEndpoint(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ctx := testCtx(t)
+	grants := e.create(t, ctx, stroke(2, 1, map[string]any{"public": false}), "Ana", "Bo")
+	cs := e.startRoom(t, ctx, grants)
+	code := grants[0].Code
+	get := func(q string) (int, protocol.HoleReview, error) {
+		var rv protocol.HoleReview
+		status, err := e.api.Call(ctx, http.MethodGet, "/api/rooms/"+code+"/holes/1/analysis"+q, nil, &rv)
+		return status, rv, err
+	}
+	playHole(t, ctx, cs[0], 1)
+	if status, _, err := get("?seat=0"); status != http.StatusNotFound || !client.IsCode(err, protocol.ErrCodeNotFinished) {
+		t.Fatalf("analysis while Bo plays: %d %v, want 404 not_finished", status, err)
+	}
+	playHole(t, ctx, cs[1], 1)
+	if _, err := cs[0].WaitView(ctx, func(v *match.View) bool { return v.Status == match.Finished }); err != nil {
+		t.Fatal(err)
+	}
+	room := e.room(t, code)
+	for seat, name := range []string{"Ana", "Bo"} {
+		status, rv, err := get("?seat=" + strconv.Itoa(seat))
+		if err != nil || status != http.StatusOK {
+			t.Fatalf("analysis of %s: %d %v", name, status, err)
+		}
+		sum := 0
+		for _, d := range rv.Decisions {
+			if d.Lost < 0 {
+				t.Errorf("%s: move %s lost %d", name, d.Move, d.Lost)
+			}
+			sum += d.Lost
+		}
+		if rv.Name != name || rv.Hole != 1 || rv.Seat != seat || sum != rv.Score-rv.Best || rv.Score != room.Holes[0].Games[seat].Score {
+			t.Errorf("%s: %+v (losses %d, room score %d)", name, rv, sum, room.Holes[0].Games[seat].Score)
+		}
+	}
+	for _, q := range []string{"", "?seat=x", "?seat=2", "?seat=-1"} {
+		status, _, err := get(q)
+		if status != http.StatusBadRequest && status != http.StatusNotFound || err == nil {
+			t.Errorf("analysis%s: %d %v, want refused", q, status, err)
+		}
+	}
 }

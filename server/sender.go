@@ -2,6 +2,8 @@ package server
 
 import (
 	"context"
+	"errors"
+	"os"
 	"sync"
 	"time"
 
@@ -19,7 +21,8 @@ type sender struct {
 	ws      *websocket.Conn
 	queue   chan outMsg
 	timeout time.Duration
-	// slow is called when a client is dropped for a full queue.
+	// slow is called when a client is dropped for being too slow: its
+	// queue is full, or a write to it timed out.
 	slow func()
 
 	closeOnce sync.Once
@@ -88,11 +91,15 @@ func (s *sender) closeNow(code websocket.StatusCode, reason string) {
 // handshake.
 func (s *sender) drop() { s.shut(websocket.StatusGoingAway, "", false, true) }
 
-func (s *sender) shut(code websocket.StatusCode, reason string, flush, dead bool) {
+// shut reports whether it started the closing (false: it had started).
+func (s *sender) shut(code websocket.StatusCode, reason string, flush, dead bool) bool {
+	first := false
 	s.closeOnce.Do(func() {
+		first = true
 		s.code, s.reason, s.flush, s.dead = code, reason, flush, dead
 		close(s.closed)
 	})
+	return first
 }
 
 // run writes queued messages until the socket closes; then it sends what
@@ -102,8 +109,12 @@ func (s *sender) run() {
 	for {
 		select {
 		case m := <-s.queue:
-			if !s.writeOut(m, s.timeout) {
-				s.drop()
+			if ok, timedOut := s.writeOut(m, s.timeout); !ok {
+				// A write that timed out: the client does not read (fast
+				// enough), and is counted as slow, once.
+				if s.shut(websocket.StatusGoingAway, "", false, true) && timedOut && s.slow != nil {
+					s.slow()
+				}
 			}
 		case <-s.closed:
 			if s.dead {
@@ -116,7 +127,7 @@ func (s *sender) run() {
 				for {
 					select {
 					case m := <-s.queue:
-						if !s.writeOut(m, time.Until(deadline)) {
+						if ok, _ := s.writeOut(m, time.Until(deadline)); !ok {
 							break drain
 						}
 					default:
@@ -131,23 +142,35 @@ func (s *sender) run() {
 }
 
 // writeOut writes a queued message and its ack, corked into one write
-// when the socket can be.
-func (s *sender) writeOut(m outMsg, timeout time.Duration) bool {
+// when the socket can be; timedOut reports a write that failed because the
+// timeout passed.
+func (s *sender) writeOut(m outMsg, timeout time.Duration) (ok, timedOut bool) {
 	if m.ack == nil {
 		return s.write(m.msg, timeout)
 	}
-	if s.cork == nil {
-		return s.write(m.msg, timeout) && s.write(m.ack, timeout)
+	if s.cork != nil {
+		s.cork.cork()
 	}
-	s.cork.cork()
-	ok := s.write(m.msg, timeout) && s.write(m.ack, timeout)
-	return s.cork.uncork(timeout) == nil && ok
+	if ok, timedOut = s.write(m.msg, timeout); ok {
+		ok, timedOut = s.write(m.ack, timeout)
+	}
+	if s.cork != nil {
+		if err := s.cork.uncork(timeout); err != nil && ok {
+			ok, timedOut = false, errors.Is(err, os.ErrDeadlineExceeded)
+		}
+	}
+	return ok, timedOut
 }
 
-func (s *sender) write(msg []byte, timeout time.Duration) bool {
+// write writes one message within timeout; timedOut reports a write that
+// failed because the timeout passed.
+func (s *sender) write(msg []byte, timeout time.Duration) (ok, timedOut bool) {
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
-	return s.ws.Write(ctx, websocket.MessageText, msg) == nil
+	if err := s.ws.Write(ctx, websocket.MessageText, msg); err != nil {
+		return false, errors.Is(ctx.Err(), context.DeadlineExceeded)
+	}
+	return true, false
 }
 
 // pinger pings the socket every PingEvery; when a pong has not come by the

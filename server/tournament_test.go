@@ -232,8 +232,9 @@ func TestTournamentStrokePlay(t *testing.T) {
 		a, b := rowOf(m.Board, "Ana"), rowOf(m.Board, "Bo")
 		return a != nil && b != nil && a.Thru == 1 && b.Thru == 1
 	})
-	if len(m.View.Safe) != 0 || m.Board.Total != 2 {
-		t.Fatalf("safe %v total %d, want none and 2", m.View.Safe, m.Board.Total)
+	// Cy, who has not played, is listed too: last, not started.
+	if cyRow := rowOf(m.Board, "Cy"); len(m.View.Safe) != 0 || m.Board.Total != 3 || cyRow == nil || !cyRow.NotStarted || m.Board.Rows[2].Name != "Cy" {
+		t.Fatalf("safe %v total %d rows %+v, want none and 3, Cy last and not started", m.View.Safe, m.Board.Total, m.Board.Rows)
 	}
 	var recs tourney.Records
 	log.get(t, ctx, api, "/api/tournaments/"+id+"/records", &recs)
@@ -733,6 +734,9 @@ func TestTournamentKnockoutHidden(t *testing.T) {
 				log.getRaw(pollCtx, ts.URL, "/api/rooms/"+c+"/holes/1/replay?seat=0")
 				if code := log.getRaw(pollCtx, ts.URL, "/api/rooms/"+c+"/holes/1/best"); code == http.StatusOK {
 					t.Errorf("room %s serves its best line to a non-player", c)
+				}
+				if code := log.getRaw(pollCtx, ts.URL, "/api/rooms/"+c+"/holes/1/analysis?seat=0"); code == http.StatusOK {
+					t.Errorf("room %s serves a hole's analysis in a tournament", c)
 				}
 				if sc, err := client.Dial(pollCtx, ts.URL, &client.Options{Room: c}); err == nil {
 					sc.CloseNow()

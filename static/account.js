@@ -3,7 +3,7 @@
 // and the challenges received to its owner, and a challenge button to
 // other logged-in players. Passkeys use WebAuthn (navigator.credentials)
 // with the server's options (docs/protocol.md "Accounts").
-import './prefs.js';
+import { me } from './prefs.js';
 import { api, saveSeat } from './api.js';
 import { t } from './i18n.js';
 
@@ -36,7 +36,7 @@ if (form) {
 
 const profile = document.querySelector('[data-testid=profile]');
 if (profile) {
-  api('/api/account').then((me) => {
+  me.then((me) => {
     if (me && me.name === profile.dataset.name) document.getElementById('own-account').hidden = false;
   }).catch(() => { /* a guest */ });
   document.getElementById('logout')?.addEventListener('click', async () => {
@@ -88,7 +88,7 @@ if (passkeyLogin && passkeys) {
 }
 
 if (profile) {
-  api('/api/account').then(async (me) => {
+  me.then(async (me) => {
     if (!me) return;
     if (me.name !== profile.dataset.name) {
       document.getElementById('challenge-box').hidden = false;

@@ -41,7 +41,12 @@ function wireForm(form) {
   for (const r of form.elements.holesPreset) {
     r.addEventListener('change', () => { if (r.value !== 'custom') holes.value = r.value; });
   }
-  holes.addEventListener('input', () => { form.elements.holesPreset.value = 'custom'; });
+  // Typing a preset's number picks that preset; any other number, Custom.
+  const pick = () => {
+    const presets = [...form.elements.holesPreset].map((r) => r.value);
+    form.elements.holesPreset.value = presets.includes(String(Number(holes.value))) && holes.value.trim() !== '' ? String(Number(holes.value)) : 'custom';
+  };
+  holes.addEventListener('input', pick);
   const deal = form.elements.deal;
   if (deal) {
     const dsync = () => { form.elements.dealNumber.disabled = deal.value !== 'numbered'; };
@@ -151,7 +156,7 @@ if (practiceForm && (shared.has('deal') || shared.has('daily'))) {
   for (const k of ['kings', 'jokers', 'columns']) if (shared.has(k) && f[k]) f[k].value = shared.get(k);
   for (const k of ['freeStart', 'negativeScore']) if (shared.has(k) && f[k]) f[k].checked = shared.get(k) === 'true';
   if (shared.has('redeals') && f.redeals) f.redeals.checked = Number(shared.get('redeals')) > 0;
-  if (shared.has('holes')) { f.holes.value = String(Math.min(18, Math.max(1, Number(shared.get('holes')) || 1))); f.holesPreset.value = 'custom'; }
+  if (shared.has('holes')) { f.holes.value = String(Math.min(18, Math.max(1, Number(shared.get('holes')) || 1))); f.holes.dispatchEvent(new Event('input')); }
   if (shared.get('daily') === '1' || shared.get('daily') === 'true') f.deal.value = 'today';
   else if (n > 0) { f.deal.value = 'numbered'; f.dealNumber.value = String(n); }
   f.dealNumber.disabled = f.deal.value !== 'numbered';
@@ -252,7 +257,8 @@ async function refreshDaily() {
   let d, lb;
   try {
     d = await api('/api/daily');
-    lb = await api('/api/tournaments/' + encodeURIComponent(d.id) + '/leaderboard?size=10');
+    // Its list of leaders: held players and those not started left out.
+    lb = await api('/api/tournaments/' + encodeURIComponent(d.id) + '/leaders?n=10');
   } catch { return; }
   const link = $('#daily-link');
   if (link) { link.href = d.link || '/t/' + encodeURIComponent(d.id); link.hidden = false; }

@@ -18,8 +18,10 @@ const login = document.querySelector('[data-testid=nav-login]');
 const account = document.querySelector('[data-testid=nav-account]');
 const logout = document.querySelector('[data-testid=nav-logout]');
 
-// me is the account logged in as, or null for a guest.
-export const me = api('/api/account').catch(() => null);
+// me is the account logged in as ({name}), or null for a guest: from
+// GET /api/session, which answers a guest 200 (GET /api/account's 401
+// would show as an error in the console of every page).
+export const me = api('/api/session').then((s) => (s?.name ? { name: s.name } : null)).catch(() => null);
 me.then((a) => {
   if (!a?.name || !login) return;
   login.hidden = true;

@@ -84,6 +84,8 @@ export function replayPlayer(id) {
       draw(false);
       if (focus) box.focus();
     },
+    // seek shows the board after move i.
+    seek(i) { go(i); },
     // close hides the player and forgets its replay.
     close() { r = null; box.hidden = true; },
     get open() { return !!r; },

@@ -15,6 +15,8 @@ import { viewTracker } from './patch.js';
 import { replayPlayer } from './replay.js';
 import { scorecard, scoreMark, parClass } from './scorecard.js';
 import { store } from './store.js';
+import { place } from './spot.js';
+import { showReview } from './review.js';
 
 const root = $('#room');
 const code = normalizeCode(root.dataset.code);
@@ -32,6 +34,7 @@ const state = {
   pendingMove: 0, // seq of the move waiting for its ack
   leaving: false, // we asked to leave the room
   autoStarted: 0, // the round solo practice was started for
+  hostReady: 0, // the round the host of an auto-starting room said ready for
   fly: null, // the card flying to the waste
   lastRun: 0, // the run at the last event, for its celebration
   summaryTimer: 0,
@@ -238,6 +241,13 @@ function toast(text, kind) {
   }
   el.dataset.kind = kind;
   el.hidden = false;
+  // Beside the cards, never over them (nor over the round's result).
+  for (const k of ['width', 'left', 'top', 'max-height']) el.style.removeProperty(k);
+  el.style.setProperty('left', '0');
+  const w = Math.ceil(el.querySelector('.toast-text').getBoundingClientRect().width);
+  el.style.setProperty('transform', 'none');
+  place(el, { minW: w, maxW: w, centre: true });
+  if (!$('#end').hidden) el.hidden = true;
   state.toastTimer = setTimeout(() => { el.hidden = true; }, kind === 'holed' ? 2200 : 1500);
 }
 
@@ -298,11 +308,23 @@ function showSummary(vw, hole) {
     h('p', { class: 'note', 'data-testid': 'summary-next' }, t('summary.next', { h: num(hole + 1) }))].filter(Boolean));
   state.summaryHole = hole;
   $('#hole-summary').hidden = false;
+  placeSummary();
+  clearTimeout(state.toastTimer);
+  $('#toast').hidden = true; // a celebration of the hole just over gives way
   say($('#summary-title').textContent + '. ' + lead);
   clearTimeout(state.summaryTimer);
   state.summaryTimer = setTimeout(hideSummary, 7000);
 }
 $('#summary-close').addEventListener('click', hideSummary);
+
+// placeSummary keeps the open summary beside the cards of the hole in
+// play, never over them: that hole is live, and its cards take clicks.
+function placeSummary() {
+  if ($('#hole-summary').hidden) return;
+  place($('#hole-summary .moment-card'), { minW: 260, maxW: 440 });
+}
+window.addEventListener('resize', placeSummary);
+window.addEventListener('scroll', placeSummary, { passive: true });
 
 function bestLine(hole, best) {
   return h('p', { class: 'note', 'data-testid': 'summary-best' }, t('end.bestHole', { h: num(hole), best: num(best.best) + (best.exact ? '' : '≥') }));
@@ -314,6 +336,7 @@ function summaryBest(vw) {
   if ($('#hole-summary').hidden || $('[data-testid=summary-best]')) return;
   const best = (vw.best || []).find((x) => x.hole === state.summaryHole);
   if (best) $('[data-testid=summary-next]').before(bestLine(state.summaryHole, best));
+  placeSummary();
 }
 
 // Reactions: a preset message, shown for a moment beside its sender.
@@ -602,7 +625,9 @@ function render() {
   root.dataset.v = String(state.lastV);
   root.dataset.you = String(state.you);
   const playing = vw.status !== 'waiting' && !!vw.board && state.you >= 0;
-  document.body.classList.toggle('in-play', vw.status === 'playing');
+  // The play layout stays while the player's board shows, the round's end
+  // included (going back to the site's layout made the board jump).
+  document.body.classList.toggle('in-play', vw.status === 'playing' || playing);
   $('#room-status').textContent = t('status.' + vw.status);
   $('#room-hole').textContent = vw.hole ? '· ' + t('room.hole', { h: num(vw.hole), n: num(s.holes) }) : '';
   // The compact header: "Golf · Hole 2 of 9 · Stroke play".
@@ -708,6 +733,12 @@ function renderWaiting(vw) {
   $('#seat-form').hidden = state.you >= 0 || !free || !watching;
   // The host may add bots to free seats (practice against the computer).
   $('#bot-form').hidden = state.you !== 0 || !free;
+  // The host of a room that starts when everyone is ready is ready: the
+  // guests' ready starts the first round (the host needs no Start).
+  if (state.you === 0 && s.seats > 1 && s.autoStart && vw.round === 1 && !vw.tournament && mine && !mine.ready && state.hostReady !== vw.round) {
+    state.hostReady = vw.round;
+    send({ type: 'ready', ready: true });
+  }
   // Solo practice starts at once.
   if (state.you === 0 && s.seats === 1 && state.autoStarted !== vw.round) { state.autoStarted = vw.round; send({ type: 'start' }); }
 }
@@ -872,7 +903,7 @@ function renderRace(vw) {
     // How far a seat has got is on its board (the progress rows do not
     // repeat it): the player's own, or the other seats' settled boards.
     const counts = (r.seat === you ? vw.board : minis.get(r.seat)) || {};
-    const doing = vw.status === 'finished' ? t('race.finished') : p.done ? t('race.holeDone', { score: num(p.score ?? 0) }) : t('race.playing', { n: num(counts.cardsLeft ?? 0) });
+    const doing = vw.status === 'finished' ? t('race.finished') : p.done ? t(p.end === 'cleared' ? 'race.holedOut' : 'race.holeDone', { score: num(p.score ?? 0) }) : t('race.playing', { n: num(counts.cardsLeft ?? 0) });
     const mini = minis.get(r.seat);
     const li = h('li', { class: 'racer' + (r.seat === you ? ' me' : '') + (p.done ? ' done' : ''), 'data-seat': r.seat, 'data-testid': 'race-' + r.seat },
       h('div', { class: 'racer-head' },
@@ -989,6 +1020,11 @@ function renderEnd(vw) {
   const tied = me && vw.standings.rows.filter((r) => r.place === me.place).length > 1;
   $('#my-place').textContent = me && vw.settings.seats > 1 && !vw.standings.match
     ? t(tied ? 'end.yourPlaceTied' : 'end.yourPlace', { place: num(me.place), n: num(vw.standings.rows.length), toPar: me.toParText }) : '';
+  // The player's own score for the last hole they played: the result
+  // covers the line under the board that said it.
+  const lastHole = me ? me.scores.findLastIndex((x) => x !== null && x !== undefined) + 1 : 0;
+  $('#end-hole').textContent = lastHole ? t('end.lastHole', { h: num(lastHole), score: num(me.scores[lastHole - 1]), toPar: signed(me.scores[lastHole - 1] - 5) }) : '';
+  if (!sec.hidden) { clearTimeout(state.toastTimer); $('#toast').hidden = true; }
   // Best possible over the round, and the player's strokes against it
   // (spectators get the best alone).
   const bestTotal = (vw.best || []).reduce((a, b) => a + b.best, 0);
@@ -1110,6 +1146,9 @@ async function loadReplay(seat, hole, focus = true, best = false) {
       : t('replay.who', { who: data.name || who(seat), h: num(hole), score: num(data.score ?? 0) });
     player.show(data, { who: title, foundation: foundationGame(state.view?.settings || {}), best, focus });
     $('#replay-error').textContent = '';
+    // A player's game: its analysis beside it; the best line needs none.
+    if (best) $('#replay-analysis').hidden = true;
+    else showReview($('#replay-analysis'), code, hole, seat, (i) => player.seek(i));
   } catch (err) {
     if (!best) player.close();
     $('#replay-error').textContent = errorText(err);

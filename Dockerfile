@@ -22,7 +22,10 @@ FROM gcr.io/distroless/static-debian12:nonroot
 COPY --from=build /out/golfsolitaire /golfsolitaire
 USER nonroot:nonroot
 ENV GOLF_ADDR=:8080
-EXPOSE 8080
+# Metrics on a listener of their own: reachable by a scraper on the
+# container network, never published with -p (docs/deploy.md "Metrics").
+ENV GOLF_METRICS_ADDR=:9090
+EXPOSE 8080 9090
 HEALTHCHECK --interval=10s --timeout=4s --start-period=5s --retries=3 \
 	CMD ["/golfsolitaire", "healthcheck", "--url", "http://127.0.0.1:8080/healthz"]
 ENTRYPOINT ["/golfsolitaire"]

@@ -72,7 +72,10 @@ type simCost struct {
 	SolvesPerHole float64 `json:"solvesPerHole"`
 	NodesPerHole  float64 `json:"nodesPerHole"`
 	MaxMsPerHole  float64 `json:"maxMsPerHole"`
-	Truncated     int     `json:"truncated"`
+	// The median and 99th percentile of the holes' CPU ms.
+	MedianMsPerHole float64 `json:"medianMsPerHole"`
+	P99MsPerHole    float64 `json:"p99MsPerHole"`
+	Truncated       int     `json:"truncated"`
 }
 
 type simOutput struct {
@@ -97,6 +100,7 @@ func runFairplaySimulate(ctx context.Context, args []string, e env) error {
 	samples := fs.Int("samples", fairplay.DefaultConfig.Samples, "stock orders sampled per segment")
 	nodes := fs.Int64("nodes", fairplay.DefaultConfig.Nodes, "solver node budget per move and order")
 	maxSolves := fs.Int("max-solves", fairplay.DefaultConfig.MaxSolves, "solves per hole at most (0: no limit)")
+	maxCards := fs.Int("max-cards", fairplay.DefaultConfig.MaxCards, "decisions with more cards than this on the tableau are not scored (0: every decision)")
 	first := fs.Int("first", 0, "index of the first round (round r plays the deals of seed SHA-256(\"golf-fairplay-sim:r\"))")
 	if err := fs.Parse(args); err != nil {
 		return &exitError{code: 2}
@@ -104,8 +108,8 @@ func runFairplaySimulate(ctx context.Context, args []string, e env) error {
 	if fs.NArg() > 0 {
 		return usageError("fairplay simulate: unexpected argument %s", strconv.Quote(fs.Arg(0)))
 	}
-	if *rounds < 1 || *holes < 1 || *workers < 1 || *samples < 1 || *nodes < 1 || *maxSolves < 0 || *first < 0 {
-		return usageError("fairplay simulate: --rounds, --holes, --workers, --samples and --nodes must be at least 1; --max-solves and --first not negative")
+	if *rounds < 1 || *holes < 1 || *workers < 1 || *samples < 1 || *nodes < 1 || *maxSolves < 0 || *maxCards < 0 || *first < 0 {
+		return usageError("fairplay simulate: --rounds, --holes, --workers, --samples and --nodes must be at least 1; --max-solves, --max-cards and --first not negative")
 	}
 	v, err := golf.NewVariant(*game, nil)
 	if err != nil {
@@ -115,7 +119,7 @@ func runFairplaySimulate(ctx context.Context, args []string, e env) error {
 	if err != nil {
 		return usageError("fairplay simulate: %v", err)
 	}
-	cfg := fairplay.Config{Samples: *samples, Nodes: *nodes, MaxSolves: *maxSolves}
+	cfg := fairplay.Config{Samples: *samples, Nodes: *nodes, MaxSolves: *maxSolves, MaxCards: *maxCards}
 
 	type job struct{ p, r int }
 	type done struct {
@@ -124,6 +128,7 @@ func runFairplaySimulate(ctx context.Context, args []string, e env) error {
 		peak      float64
 		ev        fairplay.Evidence
 		cost      simCost
+		ms        []float64 // each hole's CPU ms
 		err       error
 	}
 	jobs := make(chan job)
@@ -135,6 +140,7 @@ func runFairplaySimulate(ctx context.Context, args []string, e env) error {
 			defer runtime.UnlockOSThread()
 			for j := range jobs {
 				var c simCost
+				var each []float64
 				analyse := func(d *golf.Deal, moves []golf.Move) (fairplay.Hole, error) {
 					t0 := threadCPUTime()
 					h, err := fairplay.AnalyseHole(d, moves, cfg)
@@ -142,6 +148,7 @@ func runFairplaySimulate(ctx context.Context, args []string, e env) error {
 					c.HolesAnalysed++
 					c.CPUMsPerHole += ms
 					c.MaxMsPerHole = max(c.MaxMsPerHole, ms)
+					each = append(each, ms)
 					c.SolvesPerHole += float64(h.Solves)
 					c.NodesPerHole += float64(h.Nodes)
 					if h.Truncated {
@@ -151,7 +158,7 @@ func runFairplaySimulate(ctx context.Context, args []string, e env) error {
 				}
 				seed := golf.Seed(sha256.Sum256(fmt.Appendf(nil, "golf-fairplay-sim:%d", *first+j.r)))
 				res, err := sim.PlayRound(players[j.p], v, seed, *holes, analyse)
-				out <- done{p: j.p, flaggedAt: res.FlaggedAt, peak: res.Peak, ev: res.Evidence, cost: c, err: err}
+				out <- done{p: j.p, flaggedAt: res.FlaggedAt, peak: res.Peak, ev: res.Evidence, cost: c, ms: each, err: err}
 			}
 		})
 	}
@@ -176,6 +183,7 @@ func runFairplaySimulate(ctx context.Context, args []string, e env) error {
 	segs, least, expected := make([]int, len(players)), make([]int, len(players)), make([]float64, len(players))
 	peaks := make([][]float64, len(players))
 	var cost simCost
+	var holeMs []float64
 	var firstErr error
 	stopped := false
 	for !stopped {
@@ -210,6 +218,7 @@ func runFairplaySimulate(ctx context.Context, args []string, e env) error {
 		cost.NodesPerHole += d.cost.NodesPerHole
 		cost.MaxMsPerHole = max(cost.MaxMsPerHole, d.cost.MaxMsPerHole)
 		cost.Truncated += d.cost.Truncated
+		holeMs = append(holeMs, d.ms...)
 	}
 	if firstErr != nil {
 		return firstErr
@@ -218,6 +227,9 @@ func runFairplaySimulate(ctx context.Context, args []string, e env) error {
 		cost.CPUMsPerHole /= n
 		cost.SolvesPerHole /= n
 		cost.NodesPerHole /= n
+		slices.Sort(holeMs)
+		cost.MedianMsPerHole = holeMs[len(holeMs)/2]
+		cost.P99MsPerHole = holeMs[min(len(holeMs)-1, int(0.99*n))]
 	}
 	res := simOutput{Game: v.Game, Holes: *holes, Config: cfg, Cost: cost, Seconds: time.Since(t0).Seconds(), Results: []simResult{}}
 	for i, p := range players {
@@ -248,8 +260,8 @@ func runFairplaySimulate(ctx context.Context, args []string, e env) error {
 		}
 		fmt.Fprintf(tw, "%s\t%g\t%d\t%d\t%.4f\t%s\t%d/%d (%.1f)\n", r.Bot, r.KnowsStock, r.Rounds, r.Flagged, r.FlagRate, m, r.Least, r.Segments, r.Expected)
 	}
-	fmt.Fprintf(tw, "analysis: %d holes, %.1f CPU ms a hole (max %.0f), %.0f solves, %.0f nodes a hole; %d truncated\n",
-		cost.HolesAnalysed, cost.CPUMsPerHole, cost.MaxMsPerHole, cost.SolvesPerHole, cost.NodesPerHole, cost.Truncated)
+	fmt.Fprintf(tw, "analysis: %d holes, %.1f CPU ms a hole (median %.1f, 99th percentile %.0f, max %.0f), %.0f solves, %.0f nodes a hole; %d truncated\n",
+		cost.HolesAnalysed, cost.CPUMsPerHole, cost.MedianMsPerHole, cost.P99MsPerHole, cost.MaxMsPerHole, cost.SolvesPerHole, cost.NodesPerHole, cost.Truncated)
 	return tw.Flush()
 }
 

@@ -5,10 +5,12 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
 	"net/url"
+	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -46,6 +48,7 @@ type serveConfig struct {
 	readyWithin    time.Duration
 	tournamentTTL  time.Duration
 	logLevel       string
+	logFormat      string
 	databaseURL    string
 	dbTimeout      time.Duration
 	fairplay       bool
@@ -66,6 +69,12 @@ type serveConfig struct {
 	writeTimeout, idleTimeout, pingEvery   time.Duration
 	metricsAddr                            string
 	maxDelayed                             int
+
+	// identity: sign-ups, linked accounts, the rated probation
+	// (docs/deploy.md "Accounts").
+	signupRate          string
+	allowLinkedAccounts bool
+	ratedProbation      time.Duration
 }
 
 // limitFlags are the token-bucket flags: name, env, default, what.
@@ -134,6 +143,7 @@ func runServe(ctx context.Context, args []string, e env) error {
 	fs.DurationVar(&c.readyWithin, "ready-within", envDuration(e, "GOLF_READY_WITHIN", match.ReadyWithin), "how long a player who joins a public room has to say ready before the seat is released (env GOLF_READY_WITHIN)")
 	fs.DurationVar(&c.tournamentTTL, "tournament-ttl", envDuration(e, "GOLF_TOURNAMENT_TTL", 30*24*time.Hour), "how long a tournament, its rooms and its leaderboard are kept after it closes (env GOLF_TOURNAMENT_TTL)")
 	fs.StringVar(&c.logLevel, "log-level", envDefault(e, "GOLF_LOG_LEVEL", "info"), "debug, info, warn or error (env GOLF_LOG_LEVEL)")
+	fs.StringVar(&c.logFormat, "log-format", envDefault(e, "GOLF_LOG_FORMAT", "auto"), "auto (text on a terminal, else JSON), text or json (env GOLF_LOG_FORMAT)")
 	c.limits = map[string]*string{}
 	for _, f := range limitFlags {
 		c.limits[f.name] = fs.String(f.name, envDefault(e, f.env, f.def), "per client: "+f.what+", as N/DURATION or off (env "+f.env+")")
@@ -157,6 +167,9 @@ func runServe(ctx context.Context, args []string, e env) error {
 	fs.StringVar(&c.redisSentinelPassword, "redis-sentinel-password", envDefault(e, "GOLF_REDIS_SENTINEL_PASSWORD", ""), "the Sentinels' own password, if they have one (env GOLF_REDIS_SENTINEL_PASSWORD)")
 	fs.IntVar(&c.redisWaitReplicas, "redis-wait-replicas", envCount(e, "GOLF_REDIS_WAIT_REPLICAS", 0), "acknowledge a move only once this many replicas have it (Redis WAIT); 0: no WAIT (env GOLF_REDIS_WAIT_REPLICAS)")
 	fs.DurationVar(&c.redisClusterReload, "redis-cluster-reload", envDuration(e, "GOLF_REDIS_CLUSTER_RELOAD", redisstore.DefaultClusterReload), "how often a Cluster client reloads the slot map while in use (also at once on MOVED and connection errors) (env GOLF_REDIS_CLUSTER_RELOAD)")
+	fs.StringVar(&c.signupRate, "limit-signups", envDefault(e, "GOLF_LIMIT_SIGNUPS", "3/24h"), "accounts a client (address) may create, N/DURATION or off (env GOLF_LIMIT_SIGNUPS)")
+	fs.BoolVar(&c.allowLinkedAccounts, "allow-linked-accounts", envDefault(e, "GOLF_ALLOW_LINKED_ACCOUNTS", "false") == "true", "let accounts that share a recent address or browser take seats of one rated game (a household behind one address, a private server); by default the second is refused (env GOLF_ALLOW_LINKED_ACCOUNTS=true)")
+	fs.DurationVar(&c.ratedProbation, "rated-probation", envDuration(e, "GOLF_RATED_PROBATION", 24*time.Hour), "a new account plays rated games after 3 finished casual rounds or this long after sign-up; 0 turns the probation off (env GOLF_RATED_PROBATION)")
 	solver := solverFlags(fs, e)
 	if err := fs.Parse(args); err != nil {
 		return &exitError{code: 2}
@@ -168,7 +181,16 @@ func runServe(ctx context.Context, args []string, e env) error {
 	if err := level.UnmarshalText([]byte(c.logLevel)); err != nil {
 		return usageError("serve: --log-level: %v", err)
 	}
-	log := slog.New(slog.NewJSONHandler(e.stderr, &slog.HandlerOptions{Level: level}))
+	signups, err := limit.ParseRate(c.signupRate)
+	if err != nil {
+		return usageError("serve: --limit-signups: %v", err)
+	}
+	onTerminal := isTerminal(e.stderr)
+	handler, err := logHandler(e.stderr, c.logFormat, onTerminal, level)
+	if err != nil {
+		return usageError("serve: --log-format: %v", err)
+	}
+	log := slog.New(handler)
 	fs.Visit(func(f *flag.Flag) {
 		if u, err := url.Parse(f.Value.String()); f.Name == "redis" && err == nil && u.User != nil {
 			if _, has := u.User.Password(); !has {
@@ -229,6 +251,7 @@ func runServe(ctx context.Context, args []string, e env) error {
 		}
 	}
 	opts := server.Options{
+		SignupRate: signups, AllowLinkedAccounts: c.allowLinkedAccounts, RatedProbation: c.ratedProbation,
 		Store: st, Logger: log, Pages: pages(log, acct, st), AllowedOrigins: origins, BaseURL: c.baseURL, FinishedTTL: c.finishedTTL,
 		ReadyWithin: c.readyWithin, TournamentTTL: c.tournamentTTL,
 		Accounts: acct, Sessions: sessions,
@@ -256,6 +279,9 @@ func runServe(ctx context.Context, args []string, e env) error {
 		log.Info("metrics", "addr", mln.Addr().String())
 	}
 	log.Info("listening", "addr", ln.Addr().String(), "store", storeKind)
+	if onTerminal {
+		fmt.Fprintf(e.stderr, "\nGolf Solitaire is running. Open %s in your browser. Press Ctrl+C to stop it.\n\n", siteURL(ln.Addr().String(), c.baseURL))
+	}
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
 	select {
@@ -443,4 +469,51 @@ func envCount(e env, key string, def int) int {
 		}
 	}
 	return def
+}
+
+// isTerminal reports whether w is a terminal (a character device), where
+// a person reads the logs.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// logHandler is the server's log handler: text for a person at a
+// terminal, JSON for a machine (a file, a pipe, a container's log), as
+// format (auto, text, json) says.
+func logHandler(w io.Writer, format string, terminal bool, level slog.Level) (slog.Handler, error) {
+	opts := &slog.HandlerOptions{Level: level}
+	switch format {
+	case "auto":
+		if terminal {
+			return slog.NewTextHandler(w, opts), nil
+		}
+		return slog.NewJSONHandler(w, opts), nil
+	case "text":
+		return slog.NewTextHandler(w, opts), nil
+	case "json":
+		return slog.NewJSONHandler(w, opts), nil
+	}
+	return nil, fmt.Errorf("%q: want auto, text or json", format)
+}
+
+// siteURL is where to open the site: the base URL when there is one, else
+// the listening address, with localhost for an address that listens on
+// every interface.
+func siteURL(addr, baseURL string) string {
+	if baseURL != "" {
+		return baseURL
+	}
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return "http://" + addr
+	}
+	if ip := net.ParseIP(host); host == "" || ip != nil && ip.IsUnspecified() {
+		host = "localhost"
+	}
+	return "http://" + net.JoinHostPort(host, port)
 }

@@ -3,10 +3,14 @@ package accounts
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/mtibben/confusables"
 	"golang.org/x/text/secure/precis"
+
+	"golfsolitaire/names"
 )
 
 // Name limits, in characters.
@@ -47,4 +51,65 @@ func ParseName(s string) (display, key string, err error) {
 		return "", "", fmt.Errorf("%w: %q: %v", ErrBadName, s, err)
 	}
 	return display, key, nil
+}
+
+// ErrNameConfusable is returned by a store's Create when the new account's
+// Skeleton is an existing account's (a look-alike name).
+var ErrNameConfusable = errors.New("accounts: name too like an existing account's")
+
+// Skeleton is the key two account names are told apart by: their TR39
+// confusable skeletons (package names, Unicode's confusables.txt), lower
+// case, so "vіctim1" (Cyrillic і), "VICTIM1" and "victiml" share
+// "victim1"'s. Stores keep it unique among accounts.
+func Skeleton(display string) string { return names.Skeleton(display) }
+
+// reservedNames are the words no account name may contain, in any case
+// or script: the server's bots are named "Bot (level)" and declared as
+// bots, moderators and the site speak for the server.
+var reservedNames = []struct{ word, keptFor string }{
+	{"bot", "the bots the server adds"},
+	{"moderator", "the site's moderators"},
+	{"admin", "the site's administrators"},
+	{"golfsolitaire", "the site itself"},
+}
+
+// compact is a name's skeletons (as typed and lower-cased first: "В" is a
+// look-alike of "B" but "в" of no Latin letter) with everything but letters
+// and digits left out, so "Greedy_Bot", "b0t" and "Golf-Solitaire" show
+// the words they carry.
+func compact(s string) []string {
+	keep := func(t string) string {
+		return strings.Map(func(r rune) rune {
+			if unicode.IsLetter(r) || unicode.IsDigit(r) {
+				return r
+			}
+			return -1
+		}, t)
+	}
+	return []string{keep(names.Skeleton(s)), keep(strings.ToLower(confusables.Skeleton(s)))}
+}
+
+// CheckNew checks a name for a new account and returns it as its seats
+// will show it: the username rules (ParseName) after the PRECIS Nickname
+// profile every seat name goes through (package names: NFKC, no invisible
+// or reordering characters), so an account's name needs no change to be
+// seated; and no reserved word (reservedNames) anywhere in its skeleton.
+func CheckNew(name string) (display, key, skeleton string, err error) {
+	cleaned, err := names.Clean(name)
+	if err != nil {
+		return "", "", "", fmt.Errorf("%w: %v", ErrBadName, err)
+	}
+	display, key, err = ParseName(cleaned)
+	if err != nil {
+		return "", "", "", err
+	}
+	for _, r := range reservedNames {
+		w := compact(r.word)[0]
+		for _, c := range compact(display) {
+			if strings.Contains(c, w) {
+				return "", "", "", fmt.Errorf("%w: %q contains %q, which is kept for %s; choose another name", ErrBadName, display, r.word, r.keptFor)
+			}
+		}
+	}
+	return display, key, Skeleton(display), nil
 }

@@ -136,3 +136,41 @@ func BenchmarkHashRFC9106(b *testing.B) {
 		}
 	}
 }
+
+// TestSignupRefusesReservedNames: names that pass for the server's bots,
+// its moderators or the site itself are refused at sign-up, in any case
+// or script; other names are not.
+func TestSignupRefusesReservedNames(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s, err := NewService(&fakeStore{byKey: map[string]Account{}}, cheap, rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"Bot", "bot", "BOT", "GreedyBot", "Greedy_bot", "b0t", "B0T-7", "ВОТ", "Воt", "Moderator", "m0derator", "rnoderator", "Admin", "the_admin",
+		"GolfSolitaire", "golf.solitaire", "Golf-Solitaire"} {
+		_, err := s.Signup(ctx, name, "password one")
+		if !errors.Is(err, ErrBadName) || !strings.Contains(err.Error(), "kept for") {
+			t.Errorf("Signup(%q) err = %v, want ErrBadName saying what the name is kept for", name, err)
+		}
+	}
+	for _, name := range []string{"Ana", "Robin", "golfer", "Sol", "Admiral"} {
+		if _, err := s.Signup(ctx, name, "password one"); err != nil {
+			t.Errorf("Signup(%q): %v", name, err)
+		}
+	}
+}
+
+// TestSignupCanonicalName: a sign-up's name is the one its seats show:
+// the PRECIS Nickname profile seats use (NFKC) after the username rules.
+func TestSignupCanonicalName(t *testing.T) {
+	t.Parallel()
+	s, err := NewService(&fakeStore{byKey: map[string]Account{}}, cheap, rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := s.Signup(context.Background(), "ﬁsher", "password one")
+	if err != nil || a.Name != "fisher" || a.Key != "fisher" || a.Skeleton != Skeleton("fisher") {
+		t.Errorf("Signup(ﬁsher) = %+v, %v; want fisher with its skeleton", a, err)
+	}
+}

@@ -35,9 +35,11 @@ func NewService(st Store, params Params, rand io.Reader) (*Service, error) {
 	return s, nil
 }
 
-// Signup checks the name and password and creates the account.
+// Signup checks the name (CheckNew) and password and creates the
+// account. A name too like an existing account's is ErrBadName too (the
+// store's ErrNameConfusable, said in words).
 func (s *Service) Signup(ctx context.Context, name, password string) (Account, error) {
-	display, key, err := ParseName(name)
+	display, key, skeleton, err := CheckNew(name)
 	if err != nil {
 		return Account{}, err
 	}
@@ -54,7 +56,11 @@ func (s *Service) Signup(ctx context.Context, name, password string) (Account, e
 	if err != nil {
 		return Account{}, err
 	}
-	return s.Store.Create(ctx, Account{Name: display, Key: key, PasswordHash: hash})
+	a, err := s.Store.Create(ctx, Account{Name: display, Key: key, Skeleton: skeleton, PasswordHash: hash})
+	if errors.Is(err, ErrNameConfusable) {
+		return Account{}, fmt.Errorf("%w: %q looks too much like the name of an existing account; choose another name (%w)", ErrBadName, display, ErrNameConfusable)
+	}
+	return a, err
 }
 
 // Login returns the account when the password matches, and ErrLogin

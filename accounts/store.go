@@ -19,9 +19,35 @@ type Account struct {
 	Name string `json:"name"`
 	// Key is the case-mapped name (ParseName), unique among accounts.
 	Key string `json:"-"`
+	// Skeleton is the name's confusable skeleton (Skeleton), unique
+	// among accounts; empty for accounts created before it was kept.
+	Skeleton string `json:"-"`
 	// PasswordHash is an argon2id PHC string.
 	PasswordHash string    `json:"-"`
 	Created      time.Time `json:"created"`
+	// CasualRounds is how many casual rounds the account has finished
+	// seated (AddCasualRound): new accounts play rated games after a few.
+	CasualRounds int `json:"-"`
+}
+
+// The kinds of sightings (Store.Seen): the address an account's requests
+// came from, and the browser's long-lived device cookie. Values are
+// opaque to the store (the server keeps hashes).
+const (
+	SeenAddress = "address"
+	SeenDevice  = "device"
+)
+
+// Link is another account seen with one of an account's addresses or
+// devices (Store.Links).
+type Link struct {
+	Account ID     `json:"-"`
+	Name    string `json:"name"`
+	// Kind is SeenAddress or SeenDevice.
+	Kind string `json:"kind"`
+	// At is the latest time both accounts were seen with it: the earlier
+	// of their last sightings, the latest over the shared values.
+	At time.Time `json:"at"`
 }
 
 // FamilyRating is an account's current rating in one game family.
@@ -123,8 +149,9 @@ type RateFunc func(before []ratings.Rating) ([]ratings.Rating, error)
 // Store keeps accounts, ratings, their history and the archive. The
 // implementations are inmem (one process, nothing kept) and postgres.
 type Store interface {
-	// Create adds an account (ErrNameTaken when its Key exists) and
-	// returns it with its ID and creation time.
+	// Create adds an account (ErrNameTaken when its Key exists,
+	// ErrNameConfusable when its non-empty Skeleton does) and returns it
+	// with its ID and creation time.
 	Create(ctx context.Context, a Account) (Account, error)
 	// ByKey and ByID find an account (ErrNotFound).
 	ByKey(ctx context.Context, key string) (Account, error)
@@ -167,6 +194,19 @@ type Store interface {
 	// (its signature counter moves) and the time of that login
 	// (ErrNotFound).
 	UsePasskey(ctx context.Context, credential []byte, data []byte, at time.Time) error
+	// Seen records that the account was seen with an address or a device
+	// (kind SeenAddress or SeenDevice) at a time; a later sighting of the
+	// same one moves its time (ErrNotFound when the account does not
+	// exist).
+	Seen(ctx context.Context, id ID, kind, value string, at time.Time) error
+	// Links returns the other accounts that share an address or device
+	// with the account, both seen with it at or after since: one Link per
+	// account and kind, by account id then kind.
+	Links(ctx context.Context, id ID, since time.Time) ([]Link, error)
+	// AddCasualRound counts one finished casual round for each account
+	// (ids that name no account are skipped).
+	AddCasualRound(ctx context.Context, ids []ID) error
+
 	// DeletePasskey removes one of an account's passkeys (ErrNotFound
 	// when the account has no passkey by that ID). Deleting the account
 	// removes them all.

@@ -2,6 +2,8 @@ package e2e_test
 
 import (
 	"context"
+	"net"
+	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -12,6 +14,7 @@ import (
 
 	"golfsolitaire/accounts"
 	"golfsolitaire/accounts/inmem"
+	"golfsolitaire/limit"
 	"golfsolitaire/ratings"
 	"golfsolitaire/server"
 	"golfsolitaire/store/memstore"
@@ -24,6 +27,9 @@ func newAccountServer(t *testing.T) (*httptest.Server, *inmem.Store) {
 	t.Helper()
 	st := inmem.New()
 	srv, err := server.New(server.Options{
+		// Every browser comes from 127.0.0.1: sign-ups unlimited, and
+		// its accounts may share rated games.
+		SignupRate: limit.Rate{PerSecond: limit.Unlimited}, AllowLinkedAccounts: true,
 		SolveNodes: 200_000, RateNodes: 40_000,
 		Store:    memstore.New(memstore.Options{}),
 		Pages:    web.New(web.Options{Players: st}),
@@ -190,4 +196,58 @@ func TestPasskeyAndChallenge(t *testing.T) {
 		t.Errorf("challenge text %q", got)
 	}
 	shot(t, ana, "profile-challenge")
+}
+
+// TestLoginProofOfWork: past the name's budget of failed logins (guesses
+// from other addresses), the login form does the proof of work the
+// server asks for and logs the owner in, with no more than the right
+// password typed.
+func TestLoginProofOfWork(t *testing.T) {
+	t.Parallel()
+	st := inmem.New()
+	srv, err := server.New(server.Options{
+		SignupRate: limit.Rate{PerSecond: limit.Unlimited}, AllowLinkedAccounts: true,
+		Store:          memstore.New(memstore.Options{}),
+		Pages:          web.New(web.Options{Players: st}),
+		Accounts:       st,
+		PasswordParams: accounts.Params{Time: 1, Memory: 64, Threads: 1, SaltLen: 16, KeyLen: 32},
+		LoginNameRate:  limit.Rate{PerSecond: 0.0001, Burst: 2},
+		ProofBits:      12,
+		Limits:         limit.NoLimits(),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(srv)
+	t.Cleanup(func() {
+		ts.Close()
+		srv.Close()
+	})
+	post := func(ip, path, body string) int {
+		d := &net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(ip)}}
+		c := &http.Client{Transport: &http.Transport{DialContext: d.DialContext}}
+		resp, err := c.Post(ts.URL+path, "application/json", strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	if st := post("127.0.0.2", "/api/account/signup", `{"name":"Ana","password":"correct horse"}`); st != http.StatusCreated {
+		t.Fatalf("signup = %d", st)
+	}
+	for i, ip := range []string{"127.0.0.3", "127.0.0.4"} {
+		if st := post(ip, "/api/account/login", `{"name":"Ana","password":"guess horse"}`); st != http.StatusUnauthorized {
+			t.Fatalf("guess %d = %d", i, st)
+		}
+	}
+	browser := newBrowser(t)
+	ana := newPlayer(t, browser)
+	do(t, ana, "Ana logs in past the name's budget",
+		chromedp.Navigate(ts.URL+"/login?lang=en"),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid=acct-name]`)),
+		chromedp.SendKeys(chromedp.CSS(`[data-testid=acct-name]`), "Ana"),
+		chromedp.SendKeys(chromedp.CSS(`[data-testid=acct-password]`), "correct horse"),
+		chromedp.Click(chromedp.CSS(`[data-testid=acct-submit]`)))
+	waitJS(t, ana, "Ana is logged in on her profile", `location.pathname === '/@/Ana' && !document.getElementById('own-account').hidden`)
 }

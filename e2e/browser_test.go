@@ -71,6 +71,9 @@ func newServer(t *testing.T) *httptest.Server {
 	t.Helper()
 	st := memstore.New(memstore.Options{Replay: fold.Replay}) // as cmd_serve.go
 	srv, err := server.New(server.Options{
+		// Every browser comes from 127.0.0.1: sign-ups unlimited, and
+		// its accounts may share rated games.
+		SignupRate: limit.Rate{PerSecond: limit.Unlimited}, AllowLinkedAccounts: true,
 		// Smaller solver budgets than production: -race slows the solver
 		// some thirty times.
 		SolveNodes: 200_000, RateNodes: 40_000,

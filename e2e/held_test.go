@@ -58,6 +58,9 @@ func TestHeldMarkInTheBrowser(t *testing.T) {
 	acct := inmem.New()
 	fp := fairplay.NewMemoryStore()
 	srv, err := server.New(server.Options{
+		// Every browser comes from 127.0.0.1: sign-ups unlimited, and
+		// its accounts may share rated games.
+		SignupRate: limit.Rate{PerSecond: limit.Unlimited}, AllowLinkedAccounts: true,
 		SolveNodes: 200_000, RateNodes: 40_000,
 		Store:          memstore.New(memstore.Options{}),
 		Pages:          web.New(web.Options{Players: acct}),

@@ -29,6 +29,9 @@ func TestModeratorPage(t *testing.T) {
 	}
 	st := memstore.New(memstore.Options{})
 	srv, err := server.New(server.Options{
+		// Every browser comes from 127.0.0.1: sign-ups unlimited, and
+		// its accounts may share rated games.
+		SignupRate: limit.Rate{PerSecond: limit.Unlimited}, AllowLinkedAccounts: true,
 		Store: st, Pages: web.New(web.Options{Exists: web.StoreExists(st)}),
 		Limits: limit.NoLimits(), Fairplay: &server.Fairplay{Store: fp, ModeratorToken: "moderator-token"},
 		PasswordParams: accounts.Params{Time: 1, Memory: 64, Threads: 1, SaltLen: 16, KeyLen: 32},

@@ -5,15 +5,30 @@
 //
 // A finished hole is replayed move by move (AnalyseHole). At every decision
 // point whose stock order the player cannot know (golf.State.StockKnown is
-// false) and where there is more than one legal move, every legal move is
-// scored by the solver (a small node budget) on K stock orders sampled
-// uniformly from the cards the player has not seen, as golf.Hint does,
-// and on the real stock. That gives, per move, the mean score a strong
-// player can expect from what they see (the visible-best move is the
-// lowest mean) and the score with the real stock (the clairvoyant moves
-// are the lowest). A decision is discriminating when the visible-best
-// move is not among the clairvoyant ones; the evidence lists those with
-// which move the player picked and both margins.
+// false), where there is more than one legal move and at most MaxCards
+// cards on the tableau, the position is scored by the solver (a node
+// budget) on K stock orders sampled uniformly from the cards the player
+// has not seen, as golf.Hint does, and on the real stock: on each order
+// the best score from the position and the score after the move chosen,
+// whose difference is the strokes the choice lost on that order. Where it
+// lost on some order, every legal move is scored on every order: that
+// gives, per move, the mean score a strong player can expect from what
+// they see (the visible-best move is the lowest mean) and the score with
+// the real stock (the clairvoyant moves are the lowest). A decision is
+// discriminating when the visible-best move is not among the clairvoyant
+// ones; the evidence lists those with which move the player picked and
+// both margins. (A decision whose chosen move is best on every order is
+// not listed.)
+//
+// The work: each order has its own solver, which keeps what it proved
+// (its table) from one decision of a stretch to the next, the positions
+// after a stock turn included (golf.SolveOptions.Keep), and starts it
+// again for each stretch and after a decision the budget left out, for
+// every order alike. The sampled orders depend on the deal, the key and
+// the stock cards left, not on the seat, so AnalyseHoles scores the
+// seats of one deal (a room's, a tournament's entrants') together, once
+// for a run of moves that several seats made alike, with the outcome
+// each would get alone.
 //
 // # The statistic
 //
@@ -47,7 +62,9 @@
 // The one approximation: segments of one hole share the real stock's
 // unseen tail, so their outcomes are not quite independent given the
 // past. The honest flag rate is therefore measured with the simulator (go
-// run . fairplay simulate); see docs/performance.md.
+// run . fairplay simulate); see docs/fairplay.md. Which decisions count
+// (the budget, MaxCards, MaxSolves) is decided alike for every order, so
+// it keeps the orders exchangeable.
 package fairplay
 
 import (
@@ -71,6 +88,10 @@ type Config struct {
 	// MaxSolves bounds the solves of one hole: the analysis stops at the
 	// segment that would pass it (the hole is then marked Truncated).
 	MaxSolves int `json:"maxSolves"`
+	// MaxCards leaves out the decisions taken with more cards than this
+	// on the tableau (0: none left out): the opening positions cost the
+	// most to solve exactly.
+	MaxCards int `json:"maxCards,omitempty"`
 	// Key seeds the sampler (with the deal and the position), so an
 	// analysis is reproducible; a server uses a secret of its own.
 	Key [32]byte `json:"-"`
@@ -80,8 +101,10 @@ type Config struct {
 // node budget decides how many decisions are scored exactly (and so
 // count): 4,000 left a third of them out and the evidence of a hole
 // played with the stock known was too thin for a player who knows it on
-// one hole in five. Measured cost: docs/performance.md ("Fair-play
-// analysis").
+// one hole in five. Every decision is scored (MaxCards 0): leaving out the
+// opening plays (MaxCards 29, 30 or more cards on the tableau) costs a
+// third of the CPU but also a part of the evidence. Measured cost and
+// power: docs/fairplay.md.
 var DefaultConfig = Config{Samples: 8, Nodes: 30000, MaxSolves: 2500}
 
 // ErrBadRecord is returned for moves that do not replay on the deal.
@@ -167,15 +190,87 @@ type Hole struct {
 // AnalyseHole walks the moves of one seat's hole on the deal. It uses
 // the real stock (the deal), so it must only run on finished holes.
 func AnalyseHole(d *golf.Deal, moves []golf.Move, cfg Config) (Hole, error) {
+	hs, err := AnalyseHoles(d, [][]golf.Move{moves}, cfg)
+	if err != nil {
+		return Hole{}, err
+	}
+	return hs[0], nil
+}
+
+// AnalyseHoles analyses the holes of several seats on one deal (every
+// seat of a room, or every entrant of a tournament, plays the same deal).
+// Each hole's analysis is exactly AnalyseHole's; the work is shared: the
+// stock orders sampled for a stretch are drawn once for the deal (they
+// depend on the deal and on how many stock cards are left, not on the
+// seat), and a decision met by several seats in the same position is
+// scored once. An error names the first seat whose moves do not replay.
+func AnalyseHoles(d *golf.Deal, seats [][]golf.Move, cfg Config) ([]Hole, error) {
+	a := newAnalyser(d, cfg)
+	out := make([]Hole, len(seats))
+	for i, moves := range seats {
+		h, err := a.hole(moves)
+		if err != nil {
+			if len(seats) > 1 {
+				err = fmt.Errorf("seat %d: %w", i+1, err)
+			}
+			return nil, err
+		}
+		out[i] = h
+	}
+	return out, nil
+}
+
+// analyser scores the decisions of the seats of one deal.
+type analyser struct {
+	d   *golf.Deal
+	cfg Config
+	k   int
+	svs []golf.Solver // one per order (the real one last)
+	// orders are the sampled orders by stock cards left; decisions the
+	// outcomes of the decisions scored, by the moves that led to them
+	// (with the move chosen).
+	orders    map[int][][]golf.Card
+	decisions map[string]scored
+}
+
+// scored is a decision's outcome: regret per order (nil when the solver's
+// budget left it out) and the decision if it is discriminating.
+type scored struct {
+	regret []int
+	dec    *Decision
+	solves int
+	nodes  int64
+}
+
+// pendingDecision is a decision to score: the position and the choice.
+type pendingDecision struct {
+	st     *golf.State
+	legal  []golf.Move
+	chosen golf.Move
+}
+
+func newAnalyser(d *golf.Deal, cfg Config) *analyser {
 	k := max(cfg.Samples, 1)
-	st := golf.NewState(d)
+	return &analyser{d: d, cfg: cfg, k: k, svs: make([]golf.Solver, k+1), orders: map[int][][]golf.Card{}, decisions: map[string]scored{}}
+}
+
+func (a *analyser) hole(moves []golf.Move) (Hole, error) {
+	k := a.k
+	st := golf.NewState(a.d)
 	var (
 		h       Hole
-		sv      golf.Solver
-		orders  [][]golf.Card // the segment's sampled orders; the real one is last
+		charged int // solves charged against MaxSolves: every move on every order
 		seg     = 0
 		cur     segState
 		pending []Decision
+		// The solvers keep their tables through a stretch, from its first
+		// decision (or the first after one the budget left out, when they
+		// start again), so a decision's outcome depends on the decisions
+		// before it in the stretch: since are those, and mine reports
+		// that the tables hold their work (not another seat's).
+		since  []pendingDecision
+		mine   = true
+		prefix = make([]byte, 0, 2*len(moves))
 	)
 	closeSeg := func() {
 		if cur.decisions > 0 {
@@ -191,37 +286,62 @@ func AnalyseHole(d *golf.Deal, moves []golf.Move, cfg Config) (Hole, error) {
 			})
 			h.Discriminating = append(h.Discriminating, pending...)
 		}
-		cur, pending, orders = segState{}, nil, nil
+		cur, pending, since, mine = segState{}, nil, nil, true
 	}
 	for i, m := range moves {
+		prefix = append(prefix, byte(m.Action), m.Pile)
 		if err := st.Check(m); err != nil || m.Action == golf.Undo {
 			return h, fmt.Errorf("%w: move %d (%s)", ErrBadRecord, i+1, m)
 		}
 		legal := st.Legal()
-		if len(legal) >= 2 && !st.StockKnown() && !h.Truncated {
-			if cfg.MaxSolves > 0 && h.Solves+len(legal)*(k+1) > cfg.MaxSolves {
+		if len(legal) >= 2 && !st.StockKnown() && !h.Truncated && (a.cfg.MaxCards == 0 || st.CardsLeft() <= a.cfg.MaxCards) {
+			if cfg := a.cfg; cfg.MaxSolves > 0 && charged+len(legal)*(k+1) > cfg.MaxSolves {
 				h.Truncated = true
 				cur, pending = segState{}, nil // an incomplete segment is dropped
 			} else {
-				if orders == nil {
-					orders = sampleOrders(st, k, cfg.Key, d, i)
-					cur.regret = make([]int, k+1)
+				charged += len(legal) * (k + 1)
+				pd := pendingDecision{st: st.Clone(), legal: legal, chosen: m}
+				sc, hit := a.decisions[string(prefix)]
+				if hit {
+					// Another seat of the deal made the same moves: the
+					// same outcome, at no cost.
+					sc.solves, sc.nodes = 0, 0
+					mine = false
+				} else {
+					if !mine {
+						// Redo this seat's stretch so far (the same
+						// outcomes) so the tables hold what they would
+						// have.
+						for j, p := range since {
+							_ = a.score(p, j == 0)
+						}
+					}
+					sc = a.score(pd, len(since) == 0)
+					a.decisions[string(prefix)] = sc
+					mine = true
 				}
-				dec, regret, err := decide(&sv, st, legal, m, orders, cfg.Nodes, &h)
-				if err != nil {
-					return h, err
+				if sc.regret == nil {
+					since = nil // the next decision starts the tables again
+				} else {
+					since = append(since, pd)
 				}
-				if regret == nil {
+				h.Solves += sc.solves
+				h.Nodes += sc.nodes
+				if sc.regret == nil {
 					h.Inexact++
 				} else {
 					h.Decisions++
 					cur.decisions++
-					for j, r := range regret {
+					if cur.regret == nil {
+						cur.regret = make([]int, k+1)
+					}
+					for j, r := range sc.regret {
 						cur.regret[j] += r
 					}
-					if dec != nil {
+					if sc.dec != nil {
+						dec := *sc.dec
 						dec.Move, dec.Segment = i, seg
-						pending = append(pending, *dec)
+						pending = append(pending, dec)
 					}
 				}
 			}
@@ -241,42 +361,136 @@ type segState struct {
 	regret    []int // per order: strokes the chosen moves lost against the best
 }
 
-// decide scores the legal moves on every order (the real stock last) and
-// reports, per order, how many strokes the chosen move loses against the
-// best, and the decision if it is discriminating.
-func decide(sv *golf.Solver, st *golf.State, legal []golf.Move, chosen golf.Move, orders [][]golf.Card, nodes int64, h *Hole) (*Decision, []int, error) {
-	k := len(orders) - 1
-	scores := make([][]int, len(orders))
+// ordersFor returns the orders of the stretch st is in: K orders of the
+// unseen stock sampled uniformly (from the canonical sorted order, as
+// golf.Hint does) and the real one, each as the whole stock (the cards
+// turned first).
+func (a *analyser) ordersFor(st *golf.State) [][]golf.Card {
+	left := st.StockLeft()
+	if o, ok := a.orders[left]; ok {
+		return o
+	}
+	real := st.Stock()
+	canon := slices.Clone(real)
+	slices.Sort(canon)
+	hs := sha256.New()
+	hs.Write(a.cfg.Key[:])
+	hs.Write(a.d.Seed[:])
+	for _, c := range a.d.Stock() {
+		hs.Write([]byte{byte(c)})
+	}
+	hs.Write(binary.BigEndian.AppendUint64(nil, uint64(left)))
+	var seed [32]byte
+	copy(seed[:], hs.Sum(nil))
+	rng := rand.New(rand.NewChaCha8(seed))
+	out := make([][]golf.Card, 0, a.k+1)
+	for range a.k {
+		o := slices.Clone(canon)
+		rng.Shuffle(len(o), func(i, j int) { o[i], o[j] = o[j], o[i] })
+		out = append(out, o)
+	}
+	out = append(out, real)
+	a.orders[left] = out
+	return out
+}
+
+// score scores a decision on every order: how many strokes the chosen
+// move loses against the best. The solvers start with empty tables if
+// fresh, and otherwise keep what the decisions before it in the stretch
+// proved. On each order it solves the
+// position (its best score, and a best move) and, unless that is the
+// chosen move, the position after the chosen move: the regret is the
+// difference. Where some order's regret is not 0 every other legal move
+// is scored too, for the decision's record (Decision). A solve the
+// budget cannot finish leaves the decision out on every order alike
+// (which keeps the orders exchangeable); one in the record's extra
+// solves only leaves the record out.
+func (a *analyser) score(p pendingDecision, fresh bool) scored {
+	const unknown = math.MinInt
+	st, legal, chosen := p.st, p.legal, p.chosen
+	orders := a.ordersFor(st)
+	var sc scored
+	k := a.k
 	exact := true
+	solve := func(j int, c *golf.State, keep bool) int {
+		sol := a.svs[j].SolveState(c, &golf.SolveOptions{MaxNodes: a.cfg.Nodes, Keep: keep})
+		sc.solves++
+		sc.nodes += sol.Nodes
+		exact = exact && sol.Exact
+		return sol.Best
+	}
+	ci := slices.Index(legal, chosen)
+	bases := make([]*golf.State, k+1)
+	scores := make([][]int, k+1)
+	best := make([]int, k+1)
+	regret := make([]int, k+1)
+	zero := true
 	for j, o := range orders {
 		base := st
 		if j < k {
 			var err error
 			if base, err = st.WithStock(o); err != nil {
-				return nil, nil, err
+				exact = false // not reached: o is a rearrangement of st.Stock()
+				break
 			}
 		}
+		bases[j] = base
 		scores[j] = make([]int, len(legal))
-		for mi, mv := range legal {
-			c := base.Clone()
-			_ = c.Apply(mv)
-			sol := sv.SolveState(c, &golf.SolveOptions{MaxNodes: nodes})
-			h.Solves++
-			h.Nodes += sol.Nodes
-			scores[j][mi] = sol.Best
-			exact = exact && sol.Exact
+		for mi := range scores[j] {
+			scores[j][mi] = unknown
 		}
+		sol := a.svs[j].SolveState(base, &golf.SolveOptions{MaxNodes: a.cfg.Nodes, Keep: !fresh})
+		sc.solves++
+		sc.nodes += sol.Nodes
+		if !sol.Exact || len(sol.Moves) == 0 {
+			exact = false
+			break
+		}
+		best[j] = sol.Best
+		if mi := slices.Index(legal, sol.Moves[0]); mi >= 0 {
+			scores[j][mi] = sol.Best
+		}
+		if scores[j][ci] == unknown {
+			c := base.Clone()
+			_ = c.Apply(chosen)
+			scores[j][ci] = solve(j, c, true)
+			if !exact {
+				break
+			}
+		}
+		regret[j] = scores[j][ci] - best[j]
+		zero = zero && regret[j] == 0
 	}
 	if !exact {
-		// A budget-bound score is noise: leave the decision out on every
-		// order alike (which keeps the orders exchangeable).
-		return nil, nil, nil
+		return sc
 	}
+	sc.regret = regret
+	if zero {
+		// The chosen move is best on every order: nothing to record.
+		return sc
+	}
+	for j := range orders {
+		for mi, mv := range legal {
+			if scores[j][mi] != unknown {
+				continue
+			}
+			c := bases[j].Clone()
+			_ = c.Apply(mv)
+			scores[j][mi] = solve(j, c, true)
+			if !exact {
+				return sc
+			}
+		}
+	}
+	sc.dec = record(legal, chosen, scores)
+	return sc
+}
+
+// record is the decision if it is discriminating: the move best in
+// expectation over the sampled orders is not best with the real stock.
+func record(legal []golf.Move, chosen golf.Move, scores [][]int) *Decision {
+	k := len(scores) - 1
 	ci := slices.Index(legal, chosen)
-	regret := make([]int, len(orders))
-	for j, sc := range scores {
-		regret[j] = sc[ci] - slices.Min(sc)
-	}
 	mean := make([]float64, len(legal))
 	for j := 0; j < k; j++ {
 		for mi, v := range scores[j] {
@@ -292,7 +506,7 @@ func decide(sv *golf.Solver, st *golf.State, legal []golf.Move, chosen golf.Move
 	real := scores[k]
 	lo := slices.Min(real)
 	if real[vis] == lo {
-		return nil, regret, nil
+		return nil
 	}
 	d := &Decision{Legal: legal, Chosen: chosen, Visible: legal[vis], Mean: mean, Real: real, RealMargin: real[vis] - lo}
 	first := -1
@@ -313,32 +527,7 @@ func decide(sv *golf.Solver, st *golf.State, legal []golf.Move, chosen golf.Move
 	default:
 		d.Pick = PickOther
 	}
-	return d, regret, nil
-}
-
-// sampleOrders draws k uniform orders of the unseen stock (from the
-// canonical sorted order, as golf.Hint does) and appends the real order.
-func sampleOrders(st *golf.State, k int, key [32]byte, d *golf.Deal, move int) [][]golf.Card {
-	real := st.Stock()
-	canon := slices.Clone(real)
-	slices.Sort(canon)
-	hs := sha256.New()
-	hs.Write(key[:])
-	hs.Write(d.Seed[:])
-	for _, c := range d.Stock() {
-		hs.Write([]byte{byte(c)})
-	}
-	hs.Write(binary.BigEndian.AppendUint64(nil, uint64(move)))
-	var seed [32]byte
-	copy(seed[:], hs.Sum(nil))
-	rng := rand.New(rand.NewChaCha8(seed))
-	out := make([][]golf.Card, 0, k+1)
-	for range k {
-		o := slices.Clone(canon)
-		rng.Shuffle(len(o), func(i, j int) { o[i], o[j] = o[j], o[i] })
-		out = append(out, o)
-	}
-	return append(out, real)
+	return d
 }
 
 // Slip is the chance, per segment, that a player who knows the stock

@@ -70,6 +70,6 @@ func positionOf(s *State) position {
 	d := s.deal
 	return position{
 		v: d.Variant, lay: d.layout, cards: &d.tableau, present: s.present,
-		waste: s.waste[:s.nWaste], stock: s.stock[s.next:s.nStock], redeals: int(s.redeals),
+		waste: s.waste[:s.nWaste], stock: s.stock[:s.nStock], start: int(s.next), redeals: int(s.redeals),
 	}
 }

@@ -11,6 +11,14 @@ type SolveOptions struct {
 	MaxNodes int64
 	// Deadline stops the search at this time (zero: none).
 	Deadline time.Time
+	// Keep keeps what the solver's previous solve proved (its table) when
+	// that solve was of a position of the same game with the same
+	// tableau cards and the same stock to come, in the same order, and no
+	// redeal left: it is then true of this one too. Consecutive positions
+	// of one game solve faster; the node budget then counts only the new
+	// work. Otherwise the table starts empty, as it always does without
+	// Keep.
+	Keep bool
 }
 
 // Solution is what Solve found.
@@ -122,6 +130,14 @@ type Solver struct {
 	passLimit int64  // the node count at which the try restarts (0: none)
 	restart   bool   // the search is unwinding for a restart
 	firstTry  int64  // the restart unit if not 0 (tests)
+	// what the table holds is true of (see SolveOptions.Keep): the
+	// variant, the layout, the tableau's ranks and the stock's, or
+	// keepOK false
+	keepOK   bool
+	keepV    Variant
+	keepLay  *Layout
+	keepRank [MaxPositions]uint8
+	keepStk  []uint8
 }
 
 // Restarts: try i of a pass may visit restartNodes * luby(i) nodes. The
@@ -172,6 +188,10 @@ type position struct {
 	waste   []Card
 	stock   []Card
 	redeals int
+	// start is the index in stock of the next card to turn: the cards
+	// before it were turned (so positions after a turn are keyed as
+	// those before, see SolveOptions.Keep)
+	start int
 }
 
 // Solve finds the best score of the deal with full knowledge of the stock.
@@ -310,7 +330,7 @@ func (s *Solver) setup(pos position) {
 		s.ranksOf |= 1 << rankIdx(c)
 		s.nWaste++
 	}
-	s.ranksOf |= s.suffix1[0]
+	s.ranksOf |= s.suffix1[pos.start]
 	s.cur, s.suffix = s.stock1, s.suffix1
 
 	o := pos.v.Options
@@ -579,7 +599,9 @@ func (s *Solver) solve(pos position, opt *SolveOptions) Solution {
 	if opt != nil {
 		s.maxNodes, s.deadline = opt.MaxNodes, opt.Deadline
 	}
-	s.tt.reset()
+	if !s.kept(pos, opt != nil && opt.Keep) {
+		s.tt.reset()
+	}
 	top := s.wasteTop()
 	var h uint64
 	if pos.redeals > 0 {
@@ -590,7 +612,7 @@ func (s *Solver) solve(pos position, opt *SolveOptions) Solution {
 	// The greedy line is the fallback answer if the budget runs out.
 	s.path = s.path[:0]
 	s.inc = 1 << 30
-	s.greedy(pos.present, top, 0, pos.redeals)
+	s.greedy(pos.present, top, pos.start, pos.redeals)
 	best, bestLine := s.inc, append(s.bestLine[:0], s.incLine...)
 	s.bestLine = bestLine
 
@@ -599,7 +621,7 @@ func (s *Solver) solve(pos position, opt *SolveOptions) Solution {
 	// optimum (its incumbent starts at T and only falls); one that finds
 	// none proves the best score is at least its root bound, the next T.
 	t := 1 // first: is there a clear at all, and the best one
-	if r := s.relax(pos.present, top, 0, pos.redeals, s.suffix[0]); r > 0 {
+	if r := s.relax(pos.present, top, pos.start, pos.redeals, s.suffix[pos.start]); r > 0 {
 		t = r + 1
 	}
 	t = min(t, best)
@@ -625,7 +647,7 @@ func (s *Solver) solve(pos position, opt *SolveOptions) Solution {
 			s.path = s.path[:0]
 			s.passLimit = s.nodes + unit*luby(try)
 			s.restart = false
-			v, _ = s.search(pos.present, top, 0, pos.redeals, h)
+			v, _ = s.search(pos.present, top, pos.start, pos.redeals, h)
 			if !s.restart {
 				break
 			}
@@ -651,6 +673,17 @@ func (s *Solver) solve(pos position, opt *SolveOptions) Solution {
 	// A line that does not clear scores at least 1.
 	sol.Cleared = best <= 0
 	return sol
+}
+
+// kept reports whether the table may be kept for pos (see
+// SolveOptions.Keep), and notes what it will hold true of.
+func (s *Solver) kept(pos position, keep bool) bool {
+	same := keep && s.keepOK && pos.redeals == 0 && s.keepV == pos.v && s.keepLay == pos.lay &&
+		s.keepRank == s.rank && string(s.keepStk) == string(s.stock1)
+	s.keepOK = pos.redeals == 0
+	s.keepV, s.keepLay, s.keepRank = pos.v, pos.lay, s.rank
+	s.keepStk = append(s.keepStk[:0], s.stock1...)
+	return same
 }
 
 // wasteTop is the rank index of the waste's top card, or noneIdx.

@@ -23,8 +23,13 @@ type Rate struct {
 // action and the client ("rooms|203.0.113.7"). The memory implementation
 // holds for one instance; the Redis one (store/redisstore) for every instance
 // sharing the Redis.
+//
+// Peek reports whether Allow would take a token now, taking none: limits
+// that count failures only look before the attempt and take after a
+// failure.
 type Limiter interface {
 	Allow(ctx context.Context, key string, r Rate) (ok bool, retry time.Duration, err error)
+	Peek(ctx context.Context, key string, r Rate) (ok bool, retry time.Duration, err error)
 }
 
 // Unlimited, as a Rate's PerSecond, turns a limit off.
@@ -176,6 +181,25 @@ func (m *MemoryLimiter) Allow(_ context.Context, key string, r Rate) (bool, time
 	// Empty after this token: full again after burst/rate seconds at most.
 	b.full = now.Add(time.Duration(float64(time.Second) * float64(b.lim.Burst()) / r.PerSecond))
 	return true, 0, nil
+}
+
+// Peek implements Limiter.
+func (m *MemoryLimiter) Peek(_ context.Context, key string, r Rate) (bool, time.Duration, error) {
+	if r.PerSecond < 0 {
+		return true, 0, nil
+	}
+	now := m.now()
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	b, ok := m.buckets[key]
+	if !ok {
+		return true, 0, nil
+	}
+	tokens := b.lim.TokensAt(now)
+	if tokens >= 1 {
+		return true, 0, nil
+	}
+	return false, time.Duration((1 - tokens) / r.PerSecond * float64(time.Second)), nil
 }
 
 // Len is how many buckets are held.

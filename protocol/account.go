@@ -15,7 +15,30 @@ const (
 	ErrCodePasskeyTaken   = "passkey_taken"    // that passkey is registered already
 	ErrCodeNoPasskey      = "no_passkey"       // the account has no passkey by that id
 	ErrCodePasskeyFailed  = "passkey_failed"   // a passkey ceremony was not accepted (no ceremony started, expired, wrong signature, unknown passkey)
+	ErrCodeProofRequired  = "proof_required"   // past the name's budget of failed logins, a login needs a proof of work (LoginRefusal.Proof) or a passkey
+	ErrCodeLinkedAccounts = "linked_accounts"  // another account sharing your address or device is already seated or entered
 )
+
+// LoginRefusal is the body of a login refused with ErrCodeProofRequired:
+// the error and the challenge to answer.
+type LoginRefusal struct {
+	APIError
+	Proof *ProofChallenge `json:"proof,omitempty"`
+}
+
+// ProofChallenge is a proof of work to do before logging in to a name
+// (docs/protocol.md "Logins"): find a nonce such that
+// SHA-256(challenge + ":" + nonce) starts with Bits zero bits.
+type ProofChallenge struct {
+	Challenge string `json:"challenge"`
+	Bits      int    `json:"bits"`
+}
+
+// LoginProof is the answer to a ProofChallenge, sent with a login.
+type LoginProof struct {
+	Challenge string `json:"challenge"`
+	Nonce     string `json:"nonce"`
+}
 
 // Passkey is one of an account's passkeys: GET /api/account/passkeys and
 // the answer to POST /api/account/passkeys/finish.
@@ -33,6 +56,9 @@ type Passkey struct {
 type AccountRequest struct {
 	Name     string `json:"name"`
 	Password string `json:"password"`
+	// Proof answers the challenge of a proof_required refusal (logins
+	// only).
+	Proof *LoginProof `json:"proof,omitempty"`
 }
 
 // Session is the answer to GET /api/session: who the browser is logged

@@ -43,9 +43,12 @@ type accountState struct {
 	store    accounts.Store
 	service  *accounts.Service
 	sessions *scs.SessionManager
-	// loginRate is the login limit (Options.LoginRate, per client and
-	// per name), taken through the server's Limiter.
-	loginRate limit.Rate
+	// loginRate, nameRate and signupRate are the login and sign-up
+	// limits (Options.LoginRate, LoginNameRate and SignupRate; login.go),
+	// taken through the server's Limiter; proofBits the work of a login's
+	// proof of work.
+	loginRate, nameRate, signupRate limit.Rate
+	proofBits                       int
 	// hashing admits at most two argon2id computations at once: each
 	// takes 64 MiB, so a burst of logins cannot exhaust memory.
 	hashing chan struct{}
@@ -94,6 +97,18 @@ func (s *Server) initAccounts() error {
 		lr = limit.Rate{PerSecond: 1.0 / 12, Burst: 5}
 	}
 	a.loginRate = lr
+	a.nameRate = s.opts.LoginNameRate
+	if a.nameRate.PerSecond == 0 {
+		a.nameRate = limit.Rate{PerSecond: 1.0 / 60, Burst: 20}
+	}
+	a.signupRate = s.opts.SignupRate
+	if a.signupRate.PerSecond == 0 {
+		a.signupRate = limit.Rate{PerSecond: 3.0 / 86400, Burst: 3}
+	}
+	a.proofBits = s.opts.ProofBits
+	if a.proofBits <= 0 {
+		a.proofBits = 16
+	}
 	a.hashing = make(chan struct{}, 2)
 	a.cop = http.NewCrossOriginProtection()
 	a.deny = func(w http.ResponseWriter, r *http.Request) {
@@ -177,7 +192,8 @@ func (s *Server) guest(next http.Handler) http.Handler {
 // Account errors.
 var (
 	errNotLoggedIn  = errors.New("server: log in first")
-	errLoginLimit   = errors.New("server: too many login attempts; wait a minute")
+	errLoginLimit   = errors.New("server: too many failed logins")
+	errSignupLimit  = errors.New("server: too many sign-ups")
 	errGameNotFound = errors.New("server: no archived game by that id")
 )
 
@@ -194,8 +210,11 @@ func accountErrorCode(err error) (string, int, bool) {
 		{accounts.ErrNotFound, protocol.ErrCodePlayerNotFound, http.StatusNotFound},
 		{errNotLoggedIn, protocol.ErrCodeNotLoggedIn, http.StatusUnauthorized},
 		{errLoginLimit, protocol.ErrCodeRateLimited, http.StatusTooManyRequests},
+		{errSignupLimit, protocol.ErrCodeRateLimited, http.StatusTooManyRequests},
 		{errGameNotFound, protocol.ErrCodeGameNotFound, http.StatusNotFound},
 		{errTooFewRatedGames, protocol.ErrCodeNotEligible, http.StatusForbidden},
+		{errProbation, protocol.ErrCodeNotEligible, http.StatusForbidden},
+		{errLinked, protocol.ErrCodeLinkedAccounts, http.StatusConflict},
 		{errPasskeyFailed, protocol.ErrCodePasskeyFailed, http.StatusBadRequest},
 		{errPasskeyNotFound, protocol.ErrCodeNoPasskey, http.StatusNotFound},
 		{accounts.ErrPasskeyTaken, protocol.ErrCodePasskeyTaken, http.StatusConflict},
@@ -228,7 +247,22 @@ func (s *Server) signup(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) login(w http.ResponseWriter, r *http.Request) {
-	a, ok := s.passwordRequest(w, r, func(req protocol.AccountRequest) bool { return s.allowLogin(w, r, req.Name) }, s.acct.service.Login)
+	var lim *loginLimit
+	a, ok := s.passwordRequest(w, r, func(req protocol.AccountRequest) bool {
+		lim = s.allowLogin(w, r, req)
+		return lim != nil
+	}, func(ctx context.Context, name, password string) (accounts.Account, error) {
+		// Looked at again in the argon2id slot: parallel guesses from one
+		// client all passed the first look.
+		if err := lim.check(ctx); err != nil {
+			return accounts.Account{}, err
+		}
+		a, err := s.acct.service.Login(ctx, name, password)
+		if errors.Is(err, accounts.ErrLogin) {
+			lim.failed(ctx)
+		}
+		return a, err
+	})
 	if ok {
 		s.writePlayer(w, r, http.StatusOK, a)
 	}
@@ -259,41 +293,10 @@ func (s *Server) passwordRequest(w http.ResponseWriter, r *http.Request, allow f
 		s.fail(w, err)
 		return accounts.Account{}, false
 	}
+	if err := s.see(r, a); err != nil { // linked.go
+		s.log.Warn("sighting not recorded", "name", a.Name, "err", err)
+	}
 	return a, s.startSession(w, r, a)
-}
-
-// allowLogin takes a login token for the request's client (keyed like
-// every other limit: the address, or the trusted proxy header's, IPv6 by
-// its /64) and, when name is not empty, one for that name (its case-mapped
-// key, or the raw text when it is no valid name): guessing one player's
-// password from many addresses is as limited as guessing many from one.
-// Through the server's Limiter, so with Redis the budget holds across
-// instances. Passkey logins take from the client's bucket. When refused
-// it answers 429 with Retry-After and reports false.
-func (s *Server) allowLogin(w http.ResponseWriter, r *http.Request, name string) bool {
-	return s.allowAccount(w, r, "", name)
-}
-
-// allowSignup is allowLogin for sign-ups: a bucket of the same size per
-// client, of its own.
-func (s *Server) allowSignup(w http.ResponseWriter, r *http.Request) bool {
-	return s.allowAccount(w, r, "signup:", "")
-}
-
-func (s *Server) allowAccount(w http.ResponseWriter, r *http.Request, prefix, name string) bool {
-	ok, retry := s.take(r.Context(), prefix+clientOf(r, s.opts.Limits.TrustedHeader), limitLogins)
-	if ok && name != "" {
-		key, err := accounts.Key(name)
-		if err != nil {
-			key = name
-		}
-		ok, retry = s.take(r.Context(), "name:"+key, limitLogins)
-	}
-	if !ok {
-		w.Header().Set("Retry-After", strconv.Itoa(int(roundUp(retry)/time.Second)))
-		s.fail(w, errLoginLimit)
-	}
-	return ok
 }
 
 // startSession renews the session token (no fixation) and stores the

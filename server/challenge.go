@@ -82,6 +82,14 @@ func (s *Server) challenge(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, errChallengeSelf)
 		return
 	}
+	if err := s.ratedCheck(r, me); err != nil { // linked.go: probation, sightings
+		s.fail(w, err)
+		return
+	}
+	if err := s.refuseLinked(r.Context(), me, them.Name); err != nil {
+		s.fail(w, err)
+		return
+	}
 	set := match.DefaultSettings()
 	set.Format = match.Matchplay
 	set.Holes = 9

@@ -2,9 +2,6 @@ package server
 
 import (
 	"context"
-	"crypto/sha256"
-	"crypto/subtle"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -15,6 +12,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/alexedwards/scs/v2"
 	"github.com/prometheus/client_golang/prometheus"
 
 	"golfsolitaire/fairplay"
@@ -72,13 +70,15 @@ const (
 
 // fairplayState is the server's fair-play part; nil when off.
 type fairplayState struct {
-	store  FairplayStore
-	pool   Submitter
-	own    *worker.Worker // the default worker, closed by Close
-	token  string
-	log    *slog.Logger
-	queued prometheus.Counter
-	failed prometheus.Counter
+	store FairplayStore
+	pool  Submitter
+	own   *worker.Worker // the default worker, closed by Close
+	token string
+	// sessions are the moderators' sessions (moderator.go).
+	sessions *scs.SessionManager
+	log      *slog.Logger
+	queued   prometheus.Counter
+	failed   prometheus.Counter
 	// finished counts the holes due for analysis (queued or not);
 	// cpu the CPU time the analyses took (their threads').
 	finished prometheus.Counter
@@ -92,7 +92,7 @@ func (s *Server) startFairplay(o *Fairplay) {
 	if o == nil {
 		return
 	}
-	f := &fairplayState{store: o.Store, pool: o.Pool, token: o.ModeratorToken, log: s.log}
+	f := &fairplayState{store: o.Store, pool: o.Pool, token: o.ModeratorToken, log: s.log, sessions: s.newModeratorSessions()}
 	cfg, rule := fairplay.DefaultConfig, fairplay.DefaultRule
 	if o.Config != nil {
 		cfg = *o.Config
@@ -159,7 +159,7 @@ func (s *Server) withSeatAccount(r *http.Request) context.Context {
 	if id == 0 {
 		return r.Context()
 	}
-	return context.WithValue(r.Context(), seatAccountKey{}, id)
+	return context.WithValue(s.withLinks(r.Context(), id), seatAccountKey{}, id) // linked.go
 }
 
 // seatAccount is the account withSeatAccount put in ctx, 0 for none.
@@ -248,12 +248,18 @@ func (s *Server) moderatorAPI(w http.ResponseWriter, r *http.Request) bool {
 	if !s.reviewEnabled(w) {
 		return false
 	}
-	if !s.fair.moderator(r) {
+	switch status, retry := s.moderatorOf(r); status {
+	case 0:
+		return true
+	case http.StatusTooManyRequests:
+		w.Header().Set("Retry-After", strconv.Itoa(int(roundUp(retry)/time.Second)))
+		writeError(w, status, protocol.ErrCodeRateLimited, "too many wrong moderator tokens from your address; try again in "+roundUp(retry).String())
+		return false
+	default:
 		w.Header().Set("WWW-Authenticate", `Bearer realm="fairplay"`)
 		writeError(w, http.StatusUnauthorized, protocol.ErrCodeBadToken, "a moderator token is required (Authorization: Bearer TOKEN)")
 		return false
 	}
-	return true
 }
 
 // getFairplayFlags serves GET /api/fairplay/flags for moderators: every
@@ -268,27 +274,12 @@ func (s *Server) getFairplayFlags(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, protocol.FairplayFlags{Flags: flags})
-}
-
-// moderatorCookie carries a moderator's sign-in on the review page: a
-// hash of the token (any instance with the token can check it; the token
-// itself is not in the cookie).
-const moderatorCookie = "golf_moderator"
-
-func moderatorProof(token string) string {
-	sum := sha256.Sum256([]byte("golf moderator cookie\x00" + token))
-	return hex.EncodeToString(sum[:])
-}
-
-// moderator reports whether the request is a moderator's: the token as
-// "Authorization: Bearer" or the review page's cookie.
-func (f *fairplayState) moderator(r *http.Request) bool {
-	if got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer "); ok {
-		return subtle.ConstantTimeCompare([]byte(got), []byte(f.token)) == 1
+	links, err := s.flagLinks(r.Context(), flags) // linked.go
+	if err != nil {
+		s.fail(w, err)
+		return
 	}
-	c, err := r.Cookie(moderatorCookie)
-	return err == nil && subtle.ConstantTimeCompare([]byte(c.Value), []byte(moderatorProof(f.token))) == 1
+	writeJSON(w, http.StatusOK, protocol.FairplayFlags{Flags: flags, Links: links})
 }
 
 // reviewEnabled answers 404 when the server has no review.
@@ -344,7 +335,8 @@ func (s *Server) getModerator(w http.ResponseWriter, r *http.Request) {
 	if !s.reviewEnabled(w) {
 		return
 	}
-	m := templates.Moderator{In: s.fair.moderator(r), Notice: moderatorNotices[r.URL.Query().Get("done")], Base: strings.TrimRight(s.opts.BaseURL, "/")}
+	status, _ := s.moderatorOf(r)
+	m := templates.Moderator{In: status == 0, Notice: moderatorNotices[r.URL.Query().Get("done")], Base: strings.TrimRight(s.opts.BaseURL, "/")}
 	if !m.In {
 		m.Notice = ""
 		s.renderModerator(w, r, http.StatusOK, m)
@@ -356,6 +348,17 @@ func (s *Server) getModerator(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	m.Flags = flags
+	links, err := s.flagLinks(r.Context(), flags) // linked.go
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	m.Links = map[string][]templates.ModeratorLink{}
+	for p, ls := range links {
+		for _, l := range ls {
+			m.Links[p] = append(m.Links[p], templates.ModeratorLink{Name: l.Name, Kind: l.Kind, At: l.At})
+		}
+	}
 	s.renderModerator(w, r, http.StatusOK, m)
 }
 
@@ -364,35 +367,13 @@ var moderatorNotices = map[string]string{
 	"confirm": "Confirmed: held results voided.",
 }
 
-// postModeratorLogin serves POST /moderator/login (form field token):
-// the cookie, or the form again with an error.
-func (s *Server) postModeratorLogin(w http.ResponseWriter, r *http.Request) {
-	if !s.reviewEnabled(w) {
-		return
-	}
-	got := r.PostFormValue("token")
-	if subtle.ConstantTimeCompare([]byte(got), []byte(s.fair.token)) != 1 {
-		s.renderModerator(w, r, http.StatusUnauthorized, templates.Moderator{Error: "That is not the moderator token."})
-		return
-	}
-	http.SetCookie(w, &http.Cookie{Name: moderatorCookie, Value: moderatorProof(s.fair.token), Path: "/", HttpOnly: true,
-		Secure: s.secureCookies(), SameSite: http.SameSiteStrictMode, MaxAge: 12 * 3600})
-	http.Redirect(w, r, "/moderator", http.StatusSeeOther)
-}
-
-// postModeratorLogout serves POST /moderator/logout.
-func (s *Server) postModeratorLogout(w http.ResponseWriter, r *http.Request) {
-	http.SetCookie(w, &http.Cookie{Name: moderatorCookie, Value: "", Path: "/", HttpOnly: true, Secure: s.secureCookies(), SameSite: http.SameSiteStrictMode, MaxAge: -1})
-	http.Redirect(w, r, "/moderator", http.StatusSeeOther)
-}
-
 // postModeratorReview serves the page's forms, POST
 // /moderator/flags/{player}/{action}: the review, then back to the page.
 func (s *Server) postModeratorReview(w http.ResponseWriter, r *http.Request) {
 	if !s.reviewEnabled(w) {
 		return
 	}
-	if !s.fair.moderator(r) {
+	if status, _ := s.moderatorOf(r); status != 0 {
 		s.renderModerator(w, r, http.StatusUnauthorized, templates.Moderator{Error: "Sign in with the moderator token first."})
 		return
 	}
@@ -419,10 +400,16 @@ func (s *Server) postModeratorReview(w http.ResponseWriter, r *http.Request) {
 
 // fairplayRoutes are the moderators' API and page.
 func (s *Server) fairplayRoutes(m *http.ServeMux) {
-	m.HandleFunc("GET /api/fairplay/flags", s.getFairplayFlags)
-	m.HandleFunc("POST /api/fairplay/flags/{player}/{action}", s.postFairplayReview)
-	m.HandleFunc("GET /moderator", s.getModerator)
-	m.HandleFunc("POST /moderator/login", s.postModeratorLogin)
-	m.HandleFunc("POST /moderator/logout", s.postModeratorLogout)
-	m.HandleFunc("POST /moderator/flags/{player}/{action}", s.postModeratorReview)
+	h := func(f http.HandlerFunc) http.Handler {
+		if s.fair == nil || s.fair.sessions == nil {
+			return f
+		}
+		return s.fair.sessions.LoadAndSave(f)
+	}
+	m.Handle("GET /api/fairplay/flags", h(s.getFairplayFlags))
+	m.Handle("POST /api/fairplay/flags/{player}/{action}", h(s.postFairplayReview))
+	m.Handle("GET /moderator", h(s.getModerator))
+	m.Handle("POST /moderator/login", h(s.postModeratorLogin))
+	m.Handle("POST /moderator/logout", h(s.postModeratorLogout))
+	m.Handle("POST /moderator/flags/{player}/{action}", h(s.postModeratorReview))
 }

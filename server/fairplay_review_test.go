@@ -24,10 +24,20 @@ import (
 // to its end and returns the room's code.
 func playRated(t *testing.T, ctx context.Context, e *env, a, b *browser) string {
 	t.Helper()
-	set := map[string]any{"game": "golf", "holes": 1, "format": "match", "seats": 2, "suddenDeath": true, "rated": true}
+	return playRoom(t, ctx, e, a, b, map[string]any{"game": "golf", "holes": 1, "format": "match", "seats": 2, "suddenDeath": true, "rated": true})
+}
+
+// playRoom plays a room of the settings between two browsers to its end
+// (casual rooms seat them as "A" and "B") and returns the room's code.
+func playRoom(t *testing.T, ctx context.Context, e *env, a, b *browser, set map[string]any) string {
+	t.Helper()
 	var g1, g2 protocol.SeatGrant
-	a.wantStatus(a.do("POST", "/api/rooms", map[string]any{"settings": set}, &g1), http.StatusCreated)
-	b.wantStatus(b.do("POST", "/api/rooms/"+g1.Code+"/join", map[string]any{}, &g2), http.StatusOK)
+	create, join := map[string]any{"settings": set}, map[string]any{}
+	if set["rated"] != true {
+		create["name"], join["name"] = "A", "B"
+	}
+	a.wantStatus(a.do("POST", "/api/rooms", create, &g1), http.StatusCreated)
+	b.wantStatus(b.do("POST", "/api/rooms/"+g1.Code+"/join", join, &g2), http.StatusOK)
 	c1 := dial(t, ctx, e.ts, g1.Code, g1.Token)
 	c2 := dial(t, ctx, e.ts, g2.Code, g2.Token)
 	for _, c := range []*client.Conn{c1, c2} {

@@ -253,6 +253,7 @@ func (h *hub) apply(ctx context.Context, build func(r *match.Room) (match.Event,
 			h.changed(before)
 			h.s.tournamentRoomChanged(h.room, notices)
 			h.s.ratedRoomChanged(ctx, h.room, notices)
+			h.s.casualRoundEnded(h.room, notices) // linked.go
 			h.s.warmBest(h.room, notices)
 			h.recordBests()
 			h.s.queueFairplay(h.room, notices)
@@ -724,7 +725,7 @@ func (h *hub) attachConn(c *conn, since int64) (int, error) {
 	}
 	h.conns[c] = struct{}{}
 	h.s.metrics.conns.Inc()
-	welcome := protocol.ServerMessage{Type: protocol.TypeWelcome, Protocol: protocol.Version, Seat: &seat, V: h.room.Version}
+	welcome := protocol.ServerMessage{Type: protocol.TypeWelcome, Protocol: c.version, Features: protocol.Features, Seat: &seat, V: h.room.Version}
 	if seat >= 0 {
 		welcome.LastSeq = h.room.Seats[seat].LastSeq
 	}

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"golfsolitaire/accounts"
 	"golfsolitaire/limit"
 	"golfsolitaire/protocol"
 )
@@ -59,7 +60,12 @@ const (
 	limitBots        action = "bots"
 	limitHints       action = "hints"
 	limitStarts      action = "starts"
-	limitLogins      action = "logins" // account.go: logins, sign-ups and passkey logins
+	limitLogins      action = "logins"        // login.go: failed logins per name and client, and passkey logins per client
+	limitLoginClient action = "login-clients" // login.go: failed logins per client, any name
+	limitLoginName   action = "login-names"   // login.go: failed logins per name, any client (then a proof of work)
+	limitSignups     action = "signups"       // login.go: sign-ups per client
+	limitProofs      action = "proofs"        // login.go: each proof of work is good once
+	limitModerator   action = "moderator"     // moderator.go: wrong moderator tokens per client
 )
 
 func (s *Server) rateOf(l action) limit.Rate {
@@ -81,6 +87,16 @@ func (s *Server) rateOf(l action) limit.Rate {
 		return lim.Hints
 	case limitLogins:
 		return s.acct.loginRate
+	case limitLoginClient:
+		return limit.Rate{PerSecond: s.acct.loginRate.PerSecond * 4, Burst: s.acct.loginRate.Burst * 4}
+	case limitLoginName:
+		return s.acct.nameRate
+	case limitSignups:
+		return s.acct.signupRate
+	case limitModerator:
+		return limit.Rate{PerSecond: 1.0 / 60, Burst: 10}
+	case limitProofs:
+		return limit.Rate{PerSecond: 1 / (accounts.ProofTTL + 2*time.Minute).Seconds(), Burst: 1}
 	default:
 		return lim.Starts
 	}
@@ -99,6 +115,25 @@ func (s *Server) take(ctx context.Context, client string, l action) (bool, time.
 	if err != nil {
 		s.log.Warn("shared rate limiter unavailable; using this instance's", "err", err)
 		ok, retry, _ = s.localLimiter.Allow(ctx, key, r)
+	}
+	if !ok {
+		s.metrics.refused.WithLabelValues(string(l)).Inc()
+	}
+	return ok, retry
+}
+
+// peek is take without taking: whether the client's bucket has a token
+// (limits that count failures look first and take after a failure).
+func (s *Server) peek(ctx context.Context, client string, l action) (bool, time.Duration) {
+	r := s.rateOf(l)
+	if r.PerSecond < 0 {
+		return true, 0
+	}
+	key := string(l) + "|" + client
+	ok, retry, err := s.limiter.Peek(ctx, key, r)
+	if err != nil {
+		s.log.Warn("shared rate limiter unavailable; using this instance's", "err", err)
+		ok, retry, _ = s.localLimiter.Peek(ctx, key, r)
 	}
 	if !ok {
 		s.metrics.refused.WithLabelValues(string(l)).Inc()

@@ -292,7 +292,7 @@ var errPasskeyNotFound = errors.New("server: no such passkey")
 // for navigator.credentials.get ({"publicKey": ...}), with no name: the
 // browser offers the passkeys it has for this site. Limited like logins.
 func (s *Server) passkeyLoginBegin(w http.ResponseWriter, r *http.Request) {
-	if !s.allowLogin(w, r, "") {
+	if !s.allowPasskeyLogin(w, r) {
 		return
 	}
 	s.beginCeremony(w, r, sessionPasskeyLogin, func(wa *webauthn.WebAuthn) (any, *webauthn.SessionData, error) {

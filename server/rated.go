@@ -35,6 +35,9 @@ func (s *Server) ratedName(r *http.Request) (string, error) {
 		}
 		return "", err
 	}
+	if err := s.ratedCheck(r, a); err != nil { // linked.go
+		return "", err
+	}
 	return a.Name, nil
 }
 
@@ -50,6 +53,9 @@ func (s *Server) accountEntry(r *http.Request, set tourney.Settings) (string, er
 		if errors.Is(err, errNotLoggedIn) {
 			err = fmt.Errorf("%w: this tournament is for accounts only", errNotLoggedIn)
 		}
+		return "", err
+	}
+	if err := s.ratedCheck(r, a); err != nil { // linked.go
 		return "", err
 	}
 	if set.MinRatedGames > 0 {
@@ -220,6 +226,10 @@ func (s *Server) ratedQuickMatch(w http.ResponseWriter, r *http.Request, set mat
 		s.fail(w, err)
 		return
 	}
+	if err := s.ratedCheck(r, a); err != nil { // linked.go
+		s.fail(w, err)
+		return
+	}
 	rating := ratings.New()
 	rs, err := s.acct.store.Ratings(r.Context(), a.ID)
 	if err != nil {
@@ -265,6 +275,16 @@ func (s *Server) ratedQuickMatch(w http.ResponseWriter, r *http.Request, set mat
 			if partner.Name == me.Name {
 				// The same account waiting from another browser.
 				s.fail(w, fmt.Errorf("%w: %s is already waiting for a rated quick match", match.ErrAlreadySeated, me.Name))
+				return
+			}
+			if err := s.refuseLinked(ctx, a, partner.Name); err != nil { // linked.go
+				// The partner waits on for someone else.
+				rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
+				if _, _, perr := s.store.Pair(rctx, key, partnerData); perr != nil {
+					s.log.Warn("rated quick match: a partner's ticket was lost", "err", perr)
+				}
+				cancel()
+				s.fail(w, err)
 				return
 			}
 			grant, err := s.seatPartner(ctx, r, set, partner)

@@ -18,6 +18,7 @@ import (
 
 	"golfsolitaire/client"
 	"golfsolitaire/fold"
+	"golfsolitaire/internal/contract"
 	"golfsolitaire/limit"
 	"golfsolitaire/match"
 	"golfsolitaire/protocol"
@@ -211,7 +212,7 @@ func startInstance(t *testing.T, st store.Store, own bool, mod ...func(*server.O
 	t.Helper()
 	in := &instance{st: st, own: own}
 	// The listener exists before the server, which needs its address.
-	in.ts = httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { in.srv.ServeHTTP(w, r) }))
+	in.ts = httptest.NewUnstartedServer(contract.Tap(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { in.srv.ServeHTTP(w, r) })))
 	in.url = "http://" + in.ts.Listener.Addr().String()
 	opts := server.Options{
 		Store: st, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), ResyncEvery: 200 * time.Millisecond,
@@ -264,7 +265,7 @@ func (in *instance) stop(t *testing.T) {
 // handler (its HTTP server may be closed).
 func instanceMetric(s *server.Server, name string) string {
 	rec := httptest.NewRecorder()
-	s.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/metrics", nil))
+	s.MetricsHandler().ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/metrics", nil))
 	for _, line := range strings.Split(rec.Body.String(), "\n") {
 		if f := strings.Fields(line); len(f) == 2 && f[0] == name {
 			return f[1]

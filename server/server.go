@@ -130,9 +130,29 @@ type Options struct {
 	// SecureCookies marks cookies Secure (sent over TLS only); also on
 	// when BaseURL is https.
 	SecureCookies bool
-	// LoginRate limits login attempts per address and per name, and
-	// sign-ups per address; default 5 at once, then one per 12 s.
+	// LoginRate limits failed logins per name and address; default 5 at
+	// once, then one per 12 s. An address's failed logins over every name
+	// get four times as many. A correct password from an address within
+	// its budgets is never refused for others' failures.
 	LoginRate limit.Rate
+	// LoginNameRate is a name's budget of failed logins from every
+	// address; past it a login for the name needs a proof of work
+	// (ProofBits) or a passkey. Default 20 at once, then one per minute.
+	LoginNameRate limit.Rate
+	// ProofBits is the work of a login's proof of work (leading zero bits
+	// of a SHA-256); default 16.
+	ProofBits int
+	// SignupRate limits sign-ups per address; default 3 a day.
+	SignupRate limit.Rate
+	// AllowLinkedAccounts lets accounts that share a recent address or
+	// device (linked.go) take seats of one rated game; by default the
+	// second is refused with linked_accounts.
+	AllowLinkedAccounts bool
+	// RatedProbation is how long a new account waits before rated play,
+	// unless it has finished ProbationRounds casual rounds first (default
+	// 3); 0 turns the probation off.
+	RatedProbation  time.Duration
+	ProbationRounds int
 	// Fairplay turns on the background fair-play analysis of finished
 	// holes and GET /api/fairplay/flags (fairplay.go); nil: off.
 	Fairplay *Fairplay
@@ -322,7 +342,7 @@ func (s *Server) routes() {
 	m.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "ok\n") })
 	m.HandleFunc("GET /readyz", s.readyz)
 	if !s.opts.MetricsElsewhere {
-		m.Handle("GET /metrics", s.MetricsHandler())
+		m.Handle("GET /metrics", s.guardMetrics(s.MetricsHandler())) // moderator.go
 	}
 	m.HandleFunc("GET /ws", s.capSockets(s.serveWS))
 	m.HandleFunc("POST /api/rooms", s.createRoom)
@@ -589,6 +609,9 @@ func (s *Server) joinToken(ctx context.Context, code, name, token string, bot bo
 	}
 	defer s.rooms.release(h)
 	res := h.change(ctx, func(r *match.Room) (match.Event, error) {
+		if err := linkedSeat(ctx, r); err != nil { // linked.go
+			return match.Event{}, err
+		}
 		return match.Event{Kind: match.KindJoin, Name: name, Token: hashToken(token), Bot: bot, Account: seatAccount(ctx), ReadyWithin: s.opts.ReadyWithin}, nil
 	})
 	if res.err != nil {

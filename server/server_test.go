@@ -11,6 +11,7 @@ import (
 
 	"golfsolitaire/client"
 	"golfsolitaire/golf"
+	"golfsolitaire/internal/contract"
 	"golfsolitaire/limit"
 	"golfsolitaire/match"
 	"golfsolitaire/protocol"
@@ -36,8 +37,13 @@ func newTestServer(t *testing.T, st store.Store, mod ...func(*server.Options)) (
 		SolveNodes: testSolveNodes, RateNodes: testRateNodes,
 		// Every test client comes from 127.0.0.1: the per-client limits
 		// are off but in the tests of them (perimeter_test.go).
-		Limits:   limit.NoLimits(),
-		BotThink: testBotThink,
+		Limits: limit.NoLimits(),
+		// Sign-ups too (a few a day per address by default).
+		SignupRate: limit.Rate{PerSecond: limit.Unlimited},
+		// And so are their accounts: linked by the address, they could not
+		// share a rated game (linked_test.go turns the check on).
+		AllowLinkedAccounts: true,
+		BotThink:            testBotThink,
 		// argon2id at RFC 9106's 64 MiB, under -race, for the dummy hash
 		// every server computes: seconds a server (TestSignupUsesRFC9106
 		// checks the default).
@@ -50,7 +56,9 @@ func newTestServer(t *testing.T, st store.Store, mod ...func(*server.Options)) (
 	if err != nil {
 		t.Fatal(err)
 	}
-	ts := httptest.NewServer(s)
+	// Every answer and frame the tests see is held to docs/openapi.yaml
+	// and docs/asyncapi.yaml.
+	ts := httptest.NewServer(contract.Tap(t, s))
 	t.Cleanup(func() {
 		s.Close()
 		ts.Close()

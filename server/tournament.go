@@ -289,6 +289,9 @@ func (s *Server) enter(ctx context.Context, h *thub, req protocol.JoinTournament
 		invite = hashToken(req.Invite)
 	}
 	res := h.change(ctx, func(t *tourney.Tournament) (tourney.Event, error) {
+		if err := linkedEntry(ctx, t); err != nil { // linked.go
+			return tourney.Event{}, err
+		}
 		return tourney.Event{Kind: tourney.KindJoin, Name: req.Name, Token: hashToken(token), Invite: invite, Account: seatAccount(ctx)}, nil
 	})
 	if res.err != nil {

@@ -6,6 +6,7 @@
 import { me } from './prefs.js';
 import { api, saveSeat } from './api.js';
 import { t } from './i18n.js';
+import { solveProof } from './proof.js';
 
 function errorText(e) {
   if (['bad_login', 'name_taken', 'rate_limited', 'cross_origin'].includes(e.code)) return t('acct.err.' + e.code);
@@ -21,10 +22,21 @@ if (form) {
     const button = form.querySelector('button[type=submit]');
     button.disabled = true;
     try {
-      const me = await api(form.dataset.action, {
-        method: 'POST',
-        body: { name: form.elements.name.value, password: form.elements.password.value },
-      });
+      const body = { name: form.elements.name.value, password: form.elements.password.value };
+      let me;
+      // Past the name's budget of failed logins the server asks for a
+      // proof of work (proof.js): solve it and send the login again.
+      for (let tries = 0; ; tries++) {
+        try {
+          me = await api(form.dataset.action, { method: 'POST', body });
+          break;
+        } catch (e) {
+          if (e.code !== 'proof_required' || !e.data?.proof || tries >= 2 || !globalThis.crypto?.subtle) throw e;
+          out.textContent = t('acct.checking');
+          body.proof = { challenge: e.data.proof.challenge, nonce: await solveProof(e.data.proof) };
+          out.textContent = '';
+        }
+      }
       location.assign('/@/' + encodeURIComponent(me.name));
     } catch (e) {
       out.textContent = errorText(e);

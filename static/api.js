@@ -5,7 +5,7 @@ import { store } from './store.js';
 import { normalizeCode } from './code.js';
 
 export class APIError extends Error {
-  constructor(status, code, message) { super(message || code); this.status = status; this.code = code; }
+  constructor(status, code, message, data) { super(message || code); this.status = status; this.code = code; this.data = data; }
 }
 
 // api calls the JSON API; it resolves to the body (null for 204).
@@ -22,7 +22,7 @@ export async function api(path, { method = 'GET', body, signal } = {}) {
   }
   if (res.status === 204) return null;
   const data = await res.json().catch(() => null);
-  if (!res.ok) throw new APIError(res.status, data?.code || 'http', data?.message || res.statusText);
+  if (!res.ok) throw new APIError(res.status, data?.code || 'http', data?.message || res.statusText, data);
   return data;
 }
 

@@ -7,6 +7,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"net/url"
 	"strings"
 
 	"github.com/a-h/templ"
@@ -18,7 +19,7 @@ import (
 // URLs.
 type Page struct {
 	Lang  string
-	Path  string // request path, for the language switcher
+	Path  string // request path as escaped (URL.EscapedPath), for the language switcher
 	Title string
 	// Asset returns the URL of a static file (content-hashed); nil gives
 	// /static/name.
@@ -39,13 +40,14 @@ func (p Page) URL(name string) string {
 	return p.Asset(name)
 }
 
-// LangURL is the current page in another language.
+// LangURL is the current page in another language: a path on this site
+// whatever the request's path was. A link starting with "//" (or "/\",
+// which browsers read the same) would name another host, so leading
+// slashes are kept to one and backslashes escaped.
 func (p Page) LangURL(lang string) string {
-	path := p.Path
-	if path == "" {
-		path = "/"
-	}
-	return path + "?lang=" + lang
+	path := strings.ReplaceAll(p.Path, `\`, "%5C")
+	path = "/" + strings.TrimLeft(path, "/")
+	return path + "?lang=" + url.QueryEscape(lang)
 }
 
 // GameOptions lists the rule options the room form offers, in order.

@@ -256,7 +256,7 @@ func (h *handler) lang(w http.ResponseWriter, r *http.Request) string {
 func (h *handler) page(view func(templates.Page, *http.Request) (templ.Component, int), titleKey string) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		lang := h.lang(w, r)
-		p := templates.Page{Lang: lang, Path: r.URL.Path, Asset: h.url, ImportMap: h.importMap}
+		p := templates.Page{Lang: lang, Path: r.URL.EscapedPath(), Asset: h.url, ImportMap: h.importMap}
 		p.Title = p.T(titleKey)
 		if code := r.PathValue("code"); code != "" {
 			p.Title = p.T("room.title", "code", strings.ToUpper(code))

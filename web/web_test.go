@@ -179,3 +179,29 @@ func TestNoInlineStyle(t *testing.T) {
 		}
 	}
 }
+
+// TestNotFoundLinksStayOnSite: a path that decodes to "//host" (or a
+// backslash browsers read as a slash) must not become a protocol-relative
+// link in the language switcher.
+func TestNotFoundLinksStayOnSite(t *testing.T) {
+	t.Parallel()
+	h := web.New(web.Options{})
+	href := regexp.MustCompile(`href="([^"]*)"`)
+	for _, target := range []string{"/%2F%2Fevil.example", "/%2F%2F%2Fevil.example/x", "/%5C%5Cevil.example", "/%2f/evil.example"} {
+		t.Run(target, func(t *testing.T) {
+			res, body := get(t, h, target)
+			if res.StatusCode != http.StatusNotFound {
+				t.Fatalf("status %d, want 404", res.StatusCode)
+			}
+			for _, m := range href.FindAllStringSubmatch(body, -1) {
+				link := m[1]
+				if strings.HasPrefix(link, "//") || strings.HasPrefix(link, `/\`) {
+					t.Errorf("off-site link %q", link)
+				}
+				if strings.Contains(link, "evil.example") && !strings.HasPrefix(link, "/%") && !strings.HasPrefix(link, "/?") {
+					t.Errorf("link %q does not keep the path escaped", link)
+				}
+			}
+		})
+	}
+}

@@ -25,6 +25,9 @@ func Run(t *testing.T, open func(t *testing.T) accounts.Store) {
 	}{
 		{"CreateAndFind", testCreateAndFind},
 		{"NameTakenCaseInsensitively", testNameTaken},
+		{"LookAlikeNameRefused", testLookAlike},
+		{"LinksBySharedAddressOrDevice", testLinks},
+		{"CasualRounds", testCasualRounds},
 		{"ConcurrentSignupsOneWins", testConcurrentCreate},
 		{"RecordGame", testRecordGame},
 		{"RecordGameRefusals", testRecordGameRefusals},
@@ -50,7 +53,7 @@ func create(t *testing.T, s accounts.Store, name string) accounts.Account {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := s.Create(context.Background(), accounts.Account{Name: name, Key: key, PasswordHash: "$argon2id$v=19$m=64,t=1,p=1$AAAA$AAAA"})
+	a, err := s.Create(context.Background(), accounts.Account{Name: name, Key: key, Skeleton: accounts.Skeleton(name), PasswordHash: "$argon2id$v=19$m=64,t=1,p=1$AAAA$AAAA"})
 	if err != nil {
 		t.Fatalf("Create(%q): %v", name, err)
 	}
@@ -88,6 +91,111 @@ func testNameTaken(t *testing.T, s accounts.Store) {
 	_, err := s.Create(context.Background(), accounts.Account{Name: "ANA", Key: "ana", PasswordHash: "x"})
 	if !errors.Is(err, accounts.ErrNameTaken) {
 		t.Errorf("Create(ANA) err = %v, want ErrNameTaken", err)
+	}
+}
+
+// testLookAlike: a name whose confusable skeleton is an existing
+// account's is refused (ErrNameConfusable), however its key differs;
+// accounts without a skeleton (created before skeletons were kept) never
+// clash.
+func testLookAlike(t *testing.T, s accounts.Store) {
+	ctx := context.Background()
+	create(t, s, "victim1")
+	for _, name := range []string{"v\u0456ctim1", "VICTIM1", "victiml"} {
+		_, key, err := accounts.ParseName(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = s.Create(ctx, accounts.Account{Name: name, Key: key, Skeleton: accounts.Skeleton(name), PasswordHash: "x"})
+		if key == "victim1" {
+			if !errors.Is(err, accounts.ErrNameTaken) {
+				t.Errorf("Create(%q) err = %v, want ErrNameTaken", name, err)
+			}
+			continue
+		}
+		if !errors.Is(err, accounts.ErrNameConfusable) {
+			t.Errorf("Create(%q) err = %v, want ErrNameConfusable", name, err)
+		}
+		if _, err := s.ByKey(ctx, key); !errors.Is(err, accounts.ErrNotFound) {
+			t.Errorf("refused %q was created: %v", name, err)
+		}
+	}
+	for _, name := range []string{"legacy1", "legacy2"} {
+		if _, err := s.Create(ctx, accounts.Account{Name: name, Key: name, PasswordHash: "x"}); err != nil {
+			t.Errorf("Create(%q) without a skeleton: %v", name, err)
+		}
+	}
+}
+
+// testLinks: accounts seen with the same address or device are linked,
+// both ways, by kind, with the later of the two sightings' first common
+// time; old sightings (before since) link nothing; a deleted account's
+// sightings go with it.
+func testLinks(t *testing.T, s accounts.Store) {
+	ctx := context.Background()
+	ana, bo, cy := create(t, s, "Ana"), create(t, s, "Bo"), create(t, s, "Cy")
+	t0 := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	seen := func(a accounts.Account, kind, value string, at time.Time) {
+		t.Helper()
+		if err := s.Seen(ctx, a.ID, kind, value, at); err != nil {
+			t.Fatalf("Seen(%s, %s): %v", a.Name, kind, err)
+		}
+	}
+	seen(ana, accounts.SeenAddress, "a1", t0)
+	seen(ana, accounts.SeenAddress, "a1", t0.Add(time.Hour)) // again: the latest counts
+	seen(bo, accounts.SeenAddress, "a1", t0.Add(30*time.Minute))
+	seen(ana, accounts.SeenDevice, "d1", t0)
+	seen(cy, accounts.SeenDevice, "d1", t0.Add(-48*time.Hour)) // long ago
+	seen(cy, accounts.SeenAddress, "a2", t0)
+	links, err := s.Links(ctx, ana.ID, t0.Add(-time.Hour))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(links) != 1 || links[0].Account != bo.ID || links[0].Name != "Bo" || links[0].Kind != accounts.SeenAddress || !links[0].At.Equal(t0.Add(30*time.Minute)) {
+		t.Errorf("Ana's recent links = %+v, want Bo by address at %v", links, t0.Add(30*time.Minute))
+	}
+	links, err = s.Links(ctx, ana.ID, time.Time{})
+	if err != nil || len(links) != 2 || links[1].Account != cy.ID || links[1].Kind != accounts.SeenDevice {
+		t.Errorf("Ana's links ever = %+v, %v; want Bo by address and Cy by device", links, err)
+	}
+	if links, err := s.Links(ctx, bo.ID, t0.Add(-time.Hour)); err != nil || len(links) != 1 || links[0].Account != ana.ID {
+		t.Errorf("Bo's links = %+v, %v; want Ana", links, err)
+	}
+	if err := s.Seen(ctx, ana.ID+1000, accounts.SeenAddress, "a1", t0); !errors.Is(err, accounts.ErrNotFound) {
+		t.Errorf("Seen(unknown account) = %v, want ErrNotFound", err)
+	}
+	if err := s.Delete(ctx, bo.ID); err != nil {
+		t.Fatal(err)
+	}
+	if links, err := s.Links(ctx, ana.ID, t0.Add(-time.Hour)); err != nil || len(links) != 0 {
+		t.Errorf("Ana's links after Bo was deleted = %+v, %v; want none", links, err)
+	}
+}
+
+// testCasualRounds: finished casual rounds are counted per account
+// (unknown accounts are skipped), for the rated probation.
+func testCasualRounds(t *testing.T, s accounts.Store) {
+	ctx := context.Background()
+	ana, bo := create(t, s, "Ana"), create(t, s, "Bo")
+	for range 2 {
+		if err := s.AddCasualRound(ctx, []accounts.ID{ana.ID, bo.ID, bo.ID + 1000}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.AddCasualRound(ctx, []accounts.ID{ana.ID}); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		a    accounts.Account
+		want int
+	}{{ana, 3}, {bo, 2}} {
+		got, err := s.ByID(ctx, tt.a.ID)
+		if err != nil || got.CasualRounds != tt.want {
+			t.Errorf("%s: %d casual rounds, %v; want %d", tt.a.Name, got.CasualRounds, err, tt.want)
+		}
+		if got, err := s.ByKey(ctx, tt.a.Key); err != nil || got.CasualRounds != tt.want {
+			t.Errorf("%s by key: %d casual rounds, %v; want %d", tt.a.Name, got.CasualRounds, err, tt.want)
+		}
 	}
 }
 

@@ -26,6 +26,7 @@ type Store struct {
 	nextID  accounts.ID
 	byID    map[accounts.ID]accounts.Account
 	byKey   map[string]accounts.ID
+	bySkel  map[string]accounts.ID
 	ratings map[accounts.ID]map[ratings.Family]accounts.FamilyRating
 	history map[accounts.ID][]accounts.HistoryEntry
 	games   map[string]accounts.Game
@@ -33,7 +34,11 @@ type Store struct {
 	// passkeys by credential ID (as a string), in registration order.
 	passkeys map[string]accounts.Passkey
 	pkOrder  []string
+	// seen is every account's sightings: kind, value -> last time.
+	seen map[accounts.ID]map[sighting]time.Time
 }
+
+type sighting struct{ kind, value string }
 
 // New returns an empty store.
 func New() *Store {
@@ -41,11 +46,13 @@ func New() *Store {
 		now:     time.Now,
 		byID:    map[accounts.ID]accounts.Account{},
 		byKey:   map[string]accounts.ID{},
+		bySkel:  map[string]accounts.ID{},
 		ratings: map[accounts.ID]map[ratings.Family]accounts.FamilyRating{},
 		history: map[accounts.ID][]accounts.HistoryEntry{},
 		games:   map[string]accounts.Game{},
 
 		passkeys: map[string]accounts.Passkey{},
+		seen:     map[accounts.ID]map[sighting]time.Time{},
 	}
 }
 
@@ -55,11 +62,17 @@ func (s *Store) Create(_ context.Context, a accounts.Account) (accounts.Account,
 	if _, ok := s.byKey[a.Key]; ok {
 		return accounts.Account{}, fmt.Errorf("%w: %q", accounts.ErrNameTaken, a.Name)
 	}
+	if _, ok := s.bySkel[a.Skeleton]; ok && a.Skeleton != "" {
+		return accounts.Account{}, fmt.Errorf("%w: %q", accounts.ErrNameConfusable, a.Name)
+	}
 	s.nextID++
 	a.ID = s.nextID
 	a.Created = s.now().UTC().Truncate(time.Microsecond)
 	s.byID[a.ID] = a
 	s.byKey[a.Key] = a.ID
+	if a.Skeleton != "" {
+		s.bySkel[a.Skeleton] = a.ID
+	}
 	return a, nil
 }
 
@@ -92,8 +105,12 @@ func (s *Store) Delete(_ context.Context, id accounts.ID) error {
 	}
 	delete(s.byID, id)
 	delete(s.byKey, a.Key)
+	if s.bySkel[a.Skeleton] == a.ID {
+		delete(s.bySkel, a.Skeleton)
+	}
 	delete(s.ratings, id)
 	delete(s.history, id)
+	delete(s.seen, id)
 	for k, p := range s.passkeys {
 		if p.Account == id {
 			delete(s.passkeys, k)
@@ -345,4 +362,70 @@ func (s *Store) Stats(_ context.Context, id accounts.ID) ([]accounts.FamilyStats
 	}
 	slices.SortFunc(res, func(a, b accounts.FamilyStats) int { return compare(a.Family, b.Family) })
 	return res, nil
+}
+
+func (s *Store) Seen(_ context.Context, id accounts.ID, kind, value string, at time.Time) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, ok := s.byID[id]; !ok {
+		return accounts.ErrNotFound
+	}
+	m := s.seen[id]
+	if m == nil {
+		m = map[sighting]time.Time{}
+		s.seen[id] = m
+	}
+	k := sighting{kind, value}
+	if at = at.UTC().Truncate(time.Microsecond); at.After(m[k]) {
+		m[k] = at
+	}
+	return nil
+}
+
+func (s *Store) Links(_ context.Context, id accounts.ID, since time.Time) ([]accounts.Link, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	type lk struct {
+		id   accounts.ID
+		kind string
+	}
+	best := map[lk]time.Time{}
+	for k, mine := range s.seen[id] {
+		if mine.Before(since) {
+			continue
+		}
+		for other, m := range s.seen {
+			theirs, ok := m[k]
+			if other == id || !ok || theirs.Before(since) {
+				continue
+			}
+			at := mine
+			if theirs.Before(at) {
+				at = theirs
+			}
+			if l := (lk{other, k.kind}); at.After(best[l]) {
+				best[l] = at
+			}
+		}
+	}
+	out := []accounts.Link{}
+	for l, at := range best {
+		out = append(out, accounts.Link{Account: l.id, Name: s.byID[l.id].Name, Kind: l.kind, At: at})
+	}
+	slices.SortFunc(out, func(a, b accounts.Link) int {
+		return cmp.Or(cmp.Compare(a.Account, b.Account), strings.Compare(a.Kind, b.Kind))
+	})
+	return out, nil
+}
+
+func (s *Store) AddCasualRound(_ context.Context, ids []accounts.ID) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, id := range ids {
+		if a, ok := s.byID[id]; ok {
+			a.CasualRounds++
+			s.byID[id] = a
+		}
+	}
+	return nil
 }

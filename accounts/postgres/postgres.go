@@ -57,7 +57,48 @@ func OpenTimeout(ctx context.Context, url string, timeout time.Duration, log *sl
 		pool.Close()
 		return nil, err
 	}
-	return &Store{pool: pool}, nil
+	st := &Store{pool: pool}
+	if err := st.fillSkeletons(ctx, log); err != nil {
+		pool.Close()
+		return nil, err
+	}
+	return st, nil
+}
+
+// fillSkeletons gives the accounts created before skeletons were kept
+// theirs (oldest first). An account whose skeleton an older account has
+// already keeps none: both keep their names, and new look-alikes of
+// either are refused.
+func (s *Store) fillSkeletons(ctx context.Context, log *slog.Logger) error {
+	rows, err := s.pool.Query(ctx, `SELECT id, name FROM accounts WHERE name_skeleton IS NULL ORDER BY id`)
+	if err != nil {
+		return fmt.Errorf("postgres: name skeletons: %w", err)
+	}
+	type acct struct {
+		id   int64
+		name string
+	}
+	todo, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (acct, error) {
+		var a acct
+		return a, row.Scan(&a.id, &a.name)
+	})
+	if err != nil {
+		return fmt.Errorf("postgres: name skeletons: %w", err)
+	}
+	for _, a := range todo {
+		_, err := s.pool.Exec(ctx, `UPDATE accounts SET name_skeleton = $2 WHERE id = $1 AND name_skeleton IS NULL`, a.id, accounts.Skeleton(a.name))
+		var pgErr *pgconn.PgError
+		if errors.As(err, &pgErr) && pgErr.Code == "23505" {
+			if log != nil {
+				log.Warn("account name looks like an older account's; it keeps no skeleton", "name", a.name)
+			}
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("postgres: name skeletons: %w", err)
+		}
+	}
+	return nil
 }
 
 // Migrate applies the embedded migrations.
@@ -129,10 +170,13 @@ func (s *Store) Ping(ctx context.Context) error {
 
 func (s *Store) Create(ctx context.Context, a accounts.Account) (accounts.Account, error) {
 	err := s.pool.QueryRow(ctx,
-		`INSERT INTO accounts (name, name_key, password_hash) VALUES ($1, $2, $3) RETURNING id, created_at`,
-		a.Name, a.Key, a.PasswordHash).Scan(&a.ID, &a.Created)
+		`INSERT INTO accounts (name, name_key, name_skeleton, password_hash) VALUES ($1, $2, NULLIF($3, ''), $4) RETURNING id, created_at`,
+		a.Name, a.Key, a.Skeleton, a.PasswordHash).Scan(&a.ID, &a.Created)
 	var pgErr *pgconn.PgError
 	if errors.As(err, &pgErr) && pgErr.Code == "23505" {
+		if pgErr.ConstraintName == "accounts_name_skeleton" {
+			return accounts.Account{}, fmt.Errorf("%w: %q", accounts.ErrNameConfusable, a.Name)
+		}
 		return accounts.Account{}, fmt.Errorf("%w: %q", accounts.ErrNameTaken, a.Name)
 	}
 	if err != nil {
@@ -144,8 +188,8 @@ func (s *Store) Create(ctx context.Context, a accounts.Account) (accounts.Accoun
 
 func (s *Store) one(ctx context.Context, where string, arg any) (accounts.Account, error) {
 	var a accounts.Account
-	err := s.pool.QueryRow(ctx, `SELECT id, name, name_key, password_hash, created_at FROM accounts WHERE `+where, arg).
-		Scan(&a.ID, &a.Name, &a.Key, &a.PasswordHash, &a.Created)
+	err := s.pool.QueryRow(ctx, `SELECT id, name, name_key, coalesce(name_skeleton, ''), password_hash, created_at, casual_rounds FROM accounts WHERE `+where, arg).
+		Scan(&a.ID, &a.Name, &a.Key, &a.Skeleton, &a.PasswordHash, &a.Created, &a.CasualRounds)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return accounts.Account{}, accounts.ErrNotFound
 	}
@@ -522,4 +566,54 @@ func (s *Store) Stats(ctx context.Context, id accounts.ID) ([]accounts.FamilySta
 		out = []accounts.FamilyStats{}
 	}
 	return out, nil
+}
+
+func (s *Store) Seen(ctx context.Context, id accounts.ID, kind, value string, at time.Time) error {
+	_, err := s.pool.Exec(ctx, `INSERT INTO account_sightings (account_id, kind, value, first_seen, last_seen) VALUES ($1, $2, $3, $4, $4)
+		ON CONFLICT (account_id, kind, value) DO UPDATE SET last_seen = greatest(account_sightings.last_seen, excluded.last_seen)`,
+		id, kind, value, at.UTC())
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) && pgErr.Code == "23503" {
+		return accounts.ErrNotFound
+	}
+	if err != nil {
+		return fmt.Errorf("postgres: sighting: %w", err)
+	}
+	return nil
+}
+
+func (s *Store) Links(ctx context.Context, id accounts.ID, since time.Time) ([]accounts.Link, error) {
+	rows, err := s.pool.Query(ctx, `SELECT o.account_id, a.name, o.kind, max(least(o.last_seen, m.last_seen))
+		FROM account_sightings m
+		JOIN account_sightings o ON o.kind = m.kind AND o.value = m.value AND o.account_id <> m.account_id
+		JOIN accounts a ON a.id = o.account_id
+		WHERE m.account_id = $1 AND m.last_seen >= $2 AND o.last_seen >= $2
+		GROUP BY o.account_id, a.name, o.kind
+		ORDER BY o.account_id, o.kind`, id, since.UTC())
+	if err != nil {
+		return nil, fmt.Errorf("postgres: links: %w", err)
+	}
+	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (accounts.Link, error) {
+		var l accounts.Link
+		err := row.Scan(&l.Account, &l.Name, &l.Kind, &l.At)
+		l.At = l.At.UTC()
+		return l, err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("postgres: links: %w", err)
+	}
+	if out == nil {
+		out = []accounts.Link{}
+	}
+	return out, nil
+}
+
+func (s *Store) AddCasualRound(ctx context.Context, ids []accounts.ID) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	if _, err := s.pool.Exec(ctx, `UPDATE accounts SET casual_rounds = casual_rounds + 1 WHERE id = ANY($1)`, ids); err != nil {
+		return fmt.Errorf("postgres: casual rounds: %w", err)
+	}
+	return nil
 }

@@ -2,6 +2,7 @@ package postgres_test
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"testing"
 
@@ -36,7 +37,7 @@ func TestMigrations(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"00001_accounts.sql", "00002_sessions.sql", "00003_archive.sql", "00004_leaderboard.sql", "00005_passkeys.sql", "00006_round_stats.sql"}
+	want := []string{"00001_accounts.sql", "00002_sessions.sql", "00003_archive.sql", "00004_leaderboard.sql", "00005_passkeys.sql", "00006_round_stats.sql", "00020_name_skeletons.sql", "00021_account_links.sql"}
 	if !slices.Equal(got, want) {
 		t.Errorf("Migrations() = %v, want %v", got, want)
 	}
@@ -45,8 +46,8 @@ func TestMigrations(t *testing.T) {
 		t.Errorf("second Migrate: %v", err)
 	}
 	var n int
-	if err := s.Pool().QueryRow(context.Background(), `SELECT max(version_id) FROM goose_db_version`).Scan(&n); err != nil || n != 6 {
-		t.Errorf("goose version = %d, %v; want 6", n, err)
+	if err := s.Pool().QueryRow(context.Background(), `SELECT max(version_id) FROM goose_db_version`).Scan(&n); err != nil || n != 21 {
+		t.Errorf("goose version = %d, %v; want 21", n, err)
 	}
 }
 
@@ -117,5 +118,40 @@ func TestRoundStatsBackfill(t *testing.T) {
 	want := []r{{"OLD-1", 0, 3, -7, 3, 2}, {"OLD-1", 1, 12, 2, 2, 0}, {"ODD-1", 0, 0, 0, 0, 0}}
 	if !slices.Equal(got, want) {
 		t.Errorf("backfilled %+v, want %+v", got, want)
+	}
+}
+
+// TestSkeletonBackfill: accounts created before skeletons were kept get
+// theirs at start, the oldest first; a younger look-alike keeps none, and
+// new look-alikes of either are refused.
+func TestSkeletonBackfill(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	url := pgtest.Database(t, "skeletons")
+	pool, err := pgxpool.New(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(pool.Close)
+	if err := postgres.MigrateTo(ctx, pool, 6, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := pool.Exec(ctx, `INSERT INTO accounts (name, name_key, password_hash) VALUES ('victim1', 'victim1', 'x'), ('v`+"\u0456"+`ctim1', 'v`+"\u0456"+`ctim1', 'x'), ('Bo', 'bo', 'x')`); err != nil {
+		t.Fatal(err)
+	}
+	s, err := postgres.Open(ctx, url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Close)
+	for key, want := range map[string]string{"victim1": accounts.Skeleton("victim1"), "v\u0456ctim1": "", "bo": accounts.Skeleton("bo")} {
+		a, err := s.ByKey(ctx, key)
+		if err != nil || a.Skeleton != want {
+			t.Errorf("%s: skeleton %q, %v; want %q", key, a.Skeleton, err, want)
+		}
+	}
+	_, err = s.Create(ctx, accounts.Account{Name: "b0", Key: "b0", Skeleton: accounts.Skeleton("b0"), PasswordHash: "x"})
+	if !errors.Is(err, accounts.ErrNameConfusable) {
+		t.Errorf("Create(b0) err = %v, want ErrNameConfusable", err)
 	}
 }

@@ -51,6 +51,23 @@ func RunLimiter(t *testing.T, newLimiter func(t *testing.T) limit.Limiter) {
 		}
 		time.Sleep(retry)
 	}
+	// Peek looks without taking: a fresh bucket, then one emptied.
+	for i := range 3 {
+		if ok, _, err := l.Peek(ctx, "p|1", rate); !ok || err != nil {
+			t.Fatalf("peek %d at a fresh bucket: %v %v", i, ok, err)
+		}
+	}
+	for i := range 3 {
+		if ok, _, err := l.Allow(ctx, "p|1", rate); !ok || err != nil {
+			t.Fatalf("token %d after peeks: %v %v", i, ok, err)
+		}
+	}
+	if ok, retry, err := l.Peek(ctx, "p|1", rate); ok || err != nil || retry <= 0 || retry > time.Second+5*time.Millisecond {
+		t.Fatalf("peek at an empty bucket: ok %v retry %v err %v", ok, retry, err)
+	}
+	if ok, _, _ := l.Peek(ctx, "p|1", limit.Rate{PerSecond: limit.Unlimited}); !ok {
+		t.Error("unlimited peek refused")
+	}
 	// Unlimited never refuses.
 	for i := range 100 {
 		if ok, _, _ := l.Allow(ctx, "u|1", limit.Rate{PerSecond: limit.Unlimited}); !ok {

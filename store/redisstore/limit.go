@@ -50,6 +50,28 @@ func (l *Limiter) Allow(ctx context.Context, key string, r limit.Rate) (bool, ti
 	return res[0] == 1, time.Duration(res[1]) * time.Microsecond, nil
 }
 
+//go:embed limit_gcra_peek.lua
+var gcraPeekSource string
+
+var gcraPeekScript = redis.NewScript(gcraPeekSource)
+
+// Peek implements limit.Limiter.
+func (l *Limiter) Peek(ctx context.Context, key string, r limit.Rate) (bool, time.Duration, error) {
+	if r.PerSecond < 0 {
+		return true, 0, nil
+	}
+	interval := int64(math.Ceil(1e6 / r.PerSecond))
+	burst := int64(max(1, r.Burst))
+	res, err := gcraPeekScript.Run(ctx, l.rdb, []string{l.k.bucket(key)}, interval, burst).Int64Slice()
+	if err != nil {
+		return false, 0, fmt.Errorf("rate limiter: %w", err)
+	}
+	if len(res) != 2 {
+		return false, 0, fmt.Errorf("rate limiter: unexpected reply %v", res)
+	}
+	return res[0] == 1, time.Duration(res[1]) * time.Microsecond, nil
+}
+
 //go:embed limit_sockets.lua
 var socketsSource string
 

@@ -28,6 +28,7 @@ import (
 	"golfsolitaire/seedpool"
 	"golfsolitaire/solverpool"
 	"golfsolitaire/store"
+	"golfsolitaire/tourney"
 )
 
 // Options configure a Server. The zero value of each field means its
@@ -155,6 +156,10 @@ type Options struct {
 	// MetricsElsewhere leaves GET /metrics out of the routes: serve
 	// MetricsHandler on its own listener instead (--metrics-addr).
 	MetricsElsewhere bool
+	// Schedule is the tournaments the server creates ahead of their start
+	// (schedule.go): tourney.ParseSchedule's; nil: none. Every instance
+	// may run it; each slot is still created once.
+	Schedule tourney.Schedule
 	// MaxDelayed caps the messages a room holds back for its spectator
 	// delay (hub.go); default 2,000.
 	MaxDelayed int
@@ -311,6 +316,7 @@ func New(opts Options) (*Server, error) {
 	s.startFairplay(opts.Fairplay)
 	s.routes()
 	s.startTournamentClock()
+	s.startSchedule()
 	s.bots.Start()
 	return s, nil
 }

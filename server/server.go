@@ -224,6 +224,8 @@ type Server struct {
 	botNet *botNet
 	// fair is the fair-play analysis (fairplay.go); nil when off.
 	fair *fairplayState
+	// live is the latest answer of GET /api/live (live.go).
+	live liveCache
 }
 
 // New returns a server.
@@ -341,6 +343,7 @@ func (s *Server) routes() {
 	m.HandleFunc("GET /api/rooms/{code}/holes/{hole}/analysis", s.getReview)
 	m.HandleFunc("POST /api/rooms/{code}/bots", s.addBot)
 	m.HandleFunc("POST /api/quickmatch", s.quickMatch)
+	m.HandleFunc("GET /api/live", s.getLive)
 	s.fairplayRoutes(m)
 	s.tournamentRoutes(m)
 	s.accountRoutes(m)

@@ -170,7 +170,7 @@ func (s *Server) featured(ctx context.Context, local map[string]roomLive) (*Live
 		}
 		_ = json.Unmarshal(d.Settings, &set)
 		cands = append(cands, candidate{g: LiveGame{
-			Code: d.Code, Link: "/r/" + d.Code, Seats: d.Seats, Hole: d.Hole, Rated: set.Rated,
+			Code: d.Code, Link: "/watch/" + d.Code, Seats: d.Seats, Hole: d.Hole, Rated: set.Rated,
 			Spectators: local[d.Code].spectators, Settings: d.Settings,
 		}, order: i})
 	}

@@ -83,7 +83,7 @@ func TestLive(t *testing.T) {
 		t.Errorf("players %d, games %d; want 4 and 2", l.Players, l.Games)
 	}
 	f := l.Featured
-	if f.Code != public[0].Code || f.Link != "/r/"+f.Code || f.Spectators != 1 || len(f.Seats) != 2 || f.Seats[0] != "Ana" {
+	if f.Code != public[0].Code || f.Link != "/watch/"+f.Code || f.Spectators != 1 || len(f.Seats) != 2 || f.Seats[0] != "Ana" {
 		t.Errorf("featured %+v, want %s", f, public[0].Code)
 	}
 }

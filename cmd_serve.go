@@ -22,6 +22,7 @@ import (
 	"golfsolitaire/accounts/postgres"
 	"golfsolitaire/accounts/redissession"
 	"golfsolitaire/fold"
+	"golfsolitaire/internal/dbwait"
 	"golfsolitaire/limit"
 	"golfsolitaire/match"
 	"golfsolitaire/server"
@@ -48,6 +49,7 @@ type serveConfig struct {
 	schedule       string
 	logLevel       string
 	databaseURL    string
+	dbTimeout      time.Duration
 	fairplay       bool
 	moderatorToken string
 
@@ -151,6 +153,7 @@ func runServe(ctx context.Context, args []string, e env) error {
 	fs.StringVar(&c.metricsAddr, "metrics-addr", envDefault(e, "GOLF_METRICS_ADDR", ""), "serve /metrics on this address only (e.g. 127.0.0.1:9090); empty: on --addr (env GOLF_METRICS_ADDR)")
 	fs.IntVar(&c.maxDelayed, "spectator-queue", envInt(e, "GOLF_SPECTATOR_QUEUE", 2000), "messages a room holds back for its spectator delay (env GOLF_SPECTATOR_QUEUE)")
 	fs.StringVar(&c.databaseURL, "database", envDefault(e, "DATABASE_URL", ""), "PostgreSQL URL for accounts, ratings, sessions and the archive, e.g. postgres://golf@127.0.0.1:5432/golf; empty keeps them in memory (env DATABASE_URL)")
+	fs.DurationVar(&c.dbTimeout, "db-timeout", envDuration(e, "GOLF_DB_TIMEOUT", dbwait.DefaultTimeout), "how long one database call may wait (connecting included) before the request gets 503 unavailable (env GOLF_DB_TIMEOUT)")
 	fs.BoolVar(&c.fairplay, "fairplay", envDefault(e, "GOLF_FAIRPLAY", "true") != "false", "analyse finished holes for fair play in the background (env GOLF_FAIRPLAY=false turns it off)")
 	fs.StringVar(&c.moderatorToken, "moderator-token", envDefault(e, "GOLF_MODERATOR_TOKEN", ""), "token for GET /api/fairplay/flags (fairplay review); empty disables it (env GOLF_MODERATOR_TOKEN)")
 	fs.StringVar(&c.redisMode, "redis-mode", envDefault(e, "GOLF_REDIS_MODE", ""), "single, cluster or sentinel; empty: sentinel with --redis-master, cluster with several --redis-addrs, else asks the one node (env GOLF_REDIS_MODE)")
@@ -185,6 +188,9 @@ func runServe(ctx context.Context, args []string, e env) error {
 	schedule, err := tourney.ParseSchedule(c.schedule)
 	if err != nil {
 		return usageError("serve: --schedule: %v", err)
+	}
+	if c.dbTimeout <= 0 {
+		return usageError("serve: --db-timeout: %v is not a positive duration", c.dbTimeout)
 	}
 	st, storeKind, closeStore, err := openStore(ctx, c)
 	if err != nil {
@@ -296,7 +302,7 @@ func openAccounts(ctx context.Context, c serveConfig, log *slog.Logger) (account
 	} else {
 		octx, cancel := context.WithTimeout(ctx, 30*time.Second)
 		defer cancel()
-		pg, err := postgres.Open(octx, c.databaseURL, log)
+		pg, err := postgres.OpenTimeout(octx, c.databaseURL, c.dbTimeout, log)
 		if err != nil {
 			return nil, nil, nil, fmt.Errorf("serve: --database: %w", err)
 		}
@@ -313,7 +319,8 @@ func openAccounts(ctx context.Context, c serveConfig, log *slog.Logger) (account
 				case <-stop:
 					return
 				case <-t.C:
-					dctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+					// Its own deadline, longer than a request's call.
+					dctx, cancel := context.WithTimeout(dbwait.Unbounded(context.Background()), 30*time.Second)
 					if _, err := pg.DeleteExpiredSessions(dctx); err != nil {
 						log.Warn("session cleanup", "err", err)
 					}

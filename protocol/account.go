@@ -7,6 +7,7 @@ const (
 	ErrCodeBadLogin       = "bad_login"        // wrong name or password (never says which)
 	ErrCodeNotLoggedIn    = "not_logged_in"    // the request needs an account session
 	ErrCodePlayerNotFound = "player_not_found" // no account by that name
+	ErrCodeInboxFull      = "inbox_full"       // the challenged player's inbox holds as many open challenges as it can
 	ErrCodeCrossOrigin    = "cross_origin"     // a state-changing request from another site
 	ErrCodeAlreadySeated  = "already_seated"   // a second seat for one account in a rated room
 	ErrCodeGameNotFound   = "game_not_found"   // no archived game by that id

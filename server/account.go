@@ -85,7 +85,7 @@ func (s *Server) initAccounts() error {
 	sm.Cookie.Secure = s.secureCookies()
 	sm.Cookie.Persist = true
 	sm.ErrorFunc = func(w http.ResponseWriter, r *http.Request, err error) {
-		s.log.Error("session", "err", err)
+		s.log.Warn("session store failed", "err", err)
 		writeError(w, http.StatusServiceUnavailable, protocol.ErrCodeUnavailable, "sessions are unavailable; try again shortly")
 	}
 	a.sessions = sm

@@ -139,7 +139,7 @@ func (s *Server) hintFor(ctx context.Context, h *hub, seat, hole int) (move stri
 // accepts one best event per hole. Runs on the hub's goroutine.
 func (h *hub) recordBests() {
 	need := h.room.NeedsBest()
-	if len(need) == 0 {
+	if len(need) == 0 || h.gone {
 		return
 	}
 	if h.solving == nil {

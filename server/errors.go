@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -8,6 +9,7 @@ import (
 	"strings"
 
 	"golfsolitaire/golf"
+	"golfsolitaire/internal/dbwait"
 	"golfsolitaire/match"
 	"golfsolitaire/protocol"
 	"golfsolitaire/store"
@@ -75,6 +77,11 @@ func errorCode(err error) (string, int) {
 	if errors.As(err, &me) {
 		return protocol.ErrCodeIllegalMove, http.StatusConflict
 	}
+	if dbwait.Unavailable(err) {
+		// PostgreSQL refused, broke the connection or did not answer
+		// within --db-timeout: a backend outage, as for the store.
+		return protocol.ErrCodeUnavailable, http.StatusServiceUnavailable
+	}
 	return protocol.ErrCodeInternal, http.StatusInternalServerError
 }
 
@@ -86,6 +93,13 @@ func errorMessage(err error) string {
 	case protocol.ErrCodeInternal:
 		return "internal error"
 	case protocol.ErrCodeUnavailable:
+		switch {
+		case errors.Is(err, store.ErrUnavailable):
+		case errors.Is(err, context.DeadlineExceeded):
+			return "no answer in time; try again shortly"
+		case dbwait.Unavailable(err):
+			return "the database is unavailable; try again shortly"
+		}
 		return "the game store is unavailable; try again shortly"
 	}
 	return inWords(err.Error())

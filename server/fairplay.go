@@ -377,6 +377,9 @@ func (s *Server) postModeratorReview(w http.ResponseWriter, r *http.Request) {
 		status, msg := http.StatusInternalServerError, "The review was not recorded: "+err.Error()
 		if errors.Is(err, fairplay.ErrNotFound) {
 			status, msg = http.StatusNotFound, "No flag for player "+strconv.Quote(r.PathValue("player"))+"."
+		} else if _, st := errorCode(err); st == http.StatusServiceUnavailable {
+			status, msg = st, "The review was not recorded: "+errorMessage(err)+"."
+			w.Header().Set("Retry-After", strconv.Itoa(int(unavailableRetry.Seconds())))
 		}
 		s.log.Warn("moderator review", "player", r.PathValue("player"), "err", err)
 		s.renderModerator(w, r, status, templates.Moderator{In: true, Error: msg})

@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"errors"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -13,18 +14,19 @@ import (
 )
 
 // The held mark (docs/protocol.md, "held" on standings and leaderboard
-// rows): in a rated room or a rated tournament, a player whose results
-// are held for fair-play review is marked so in the standings everyone
-// sees. Only rated results are held (docs/fairplay.md), so casual play
-// shows no mark, and nothing else of the flag (its evidence, its score)
-// is shown to anyone but moderators.
+// rows): in a rated room or any tournament (every leaderboard is a
+// competition: the daily challenge, scheduled events), a player who is
+// held for fair-play review (or confirmed) is marked so in the standings
+// everyone sees. Casual rooms show no mark, and nothing else of the flag
+// (its evidence, its score) is shown to anyone but moderators.
 //
 // The mark is an event of the room (match.KindHeld) or tournament
 // (tourney.KindHeld), so every instance and every view agrees and a
 // change is pushed like any other. The server appends it when it differs
 // from the fair-play store: while the round (tournament) is in play the
-// mark is the player's hold; once it is over, whether they are held and
-// that round's (tournament's) rated result is held. It checks when a player takes a
+// mark is the player's hold; once a rated one is over, whether they are
+// held and that round's (tournament's) rated result is held (an unrated
+// tournament keeps marking whoever is held). It checks when a player takes a
 // seat or an entry, after each analysed hole of the room (so a new flag
 // shows within the hole that raised it), when the round or tournament
 // ends, and after a moderator's review (for the rooms of the player's
@@ -73,7 +75,13 @@ func (s *Server) syncRoomOnce(ctx context.Context, code string) bool {
 		return false
 	}
 	if room.Tournament != "" {
-		s.syncTournamentHeld(ctx, room.Tournament)
+		// Only the room's players: a big tournament's other entrants
+		// were checked after their own holes.
+		names := make([]string, 0, len(room.Seats))
+		for _, seat := range room.Seats {
+			names = append(names, seat.Name)
+		}
+		s.syncEntrantsHeld(ctx, room.Tournament, names)
 		return false
 	}
 	if !room.Settings.Rated {
@@ -128,10 +136,17 @@ func (s *Server) syncRoomOnce(ctx context.Context, code string) bool {
 	return wrote
 }
 
-// syncTournamentHeld brings the held marks of a rated tournament's
-// entrants in line with the fair-play store (as syncRoomHeld, checking
-// again after a write).
+// syncTournamentHeld brings the held marks of a tournament's entrants
+// in line with the fair-play store (as syncRoomHeld, checking again after
+// a write): every tournament's leaderboard is a competition, rated or
+// not (the daily challenge is not).
 func (s *Server) syncTournamentHeld(ctx context.Context, id string) {
+	s.syncEntrantsHeld(ctx, id, nil)
+}
+
+// syncEntrantsHeld is syncTournamentHeld for the entrants of those names
+// only (every entrant for nil).
+func (s *Server) syncEntrantsHeld(ctx context.Context, id string, names []string) {
 	if s.fair == nil {
 		return
 	}
@@ -143,40 +158,55 @@ func (s *Server) syncTournamentHeld(ctx context.Context, id string) {
 	}
 	defer s.tours.release(h)
 	for range heldSyncRounds {
-		if !s.syncTournamentOnce(ctx, h, id) {
+		if !s.syncTournamentOnce(ctx, h, id, names) {
 			return
 		}
 	}
 }
 
 // syncTournamentOnce reads a tournament and the fair-play store once and
-// writes the marks that differ; it reports whether it wrote any.
-func (s *Server) syncTournamentOnce(ctx context.Context, h *thub, id string) bool {
+// writes the marks that differ (of the named entrants; all for nil); it
+// reports whether it wrote any.
+func (s *Server) syncTournamentOnce(ctx context.Context, h *thub, id string, names []string) bool {
 	type entrant struct {
 		account int64
 		name    string
 		held    bool
 	}
 	type snap struct {
-		rated, over bool
-		entrants    []entrant
+		rated, accounts, over bool
+		entrants              []entrant
 	}
 	sn, err := readT(ctx, h, func(t *tourney.Tournament) (snap, error) {
-		sn := snap{rated: t.Settings.Rated, over: t.Status == tourney.Closed}
+		sn := snap{rated: t.Settings.Rated, accounts: t.Settings.Accounts, over: t.Status == tourney.Closed}
 		for _, e := range t.Entrants {
 			sn.entrants = append(sn.entrants, entrant{e.Account, e.Name, e.Held})
 		}
 		return sn, nil
 	})
-	if err != nil || !sn.rated {
+	if err != nil {
 		return false
 	}
 	wrote := false
 	for i, e := range sn.entrants {
-		player, err := s.fair.holds.PlayerOf(ctx, e.account, e.name)
+		if names != nil && !slices.Contains(names, e.name) {
+			continue
+		}
+		var player string
+		var err error
+		switch {
+		case e.account == 0 && !sn.accounts:
+			// A guest: checked tournament by tournament (review.Player).
+			player = "entrant:" + id + ":" + e.name
+		default:
+			player, err = s.fair.holds.PlayerOf(ctx, e.account, e.name)
+		}
 		var held bool
 		if err == nil {
-			held, err = s.fair.holds.Mark(ctx, player, sn.over, "rated:t-"+id)
+			// A rated tournament that is over marks whom its held result
+			// waits for; any other marks whoever is held (or confirmed)
+			// now.
+			held, err = s.fair.holds.Mark(ctx, player, sn.over && sn.rated, "rated:t-"+id)
 		}
 		if err != nil {
 			s.log.Warn("held marks: the fair-play store did not answer", "tournament", id, "err", err)

@@ -64,6 +64,10 @@ type hub struct {
 	// the last one connections were sent.
 	stale     bool
 	staleFrom int64
+	// gone is set once the room's state is no longer in the store (it
+	// expired, or the store lost it): its clients have been told and
+	// closed (vanish), and the store is not asked for it again.
+	gone bool
 	// listedKey is what h.listing was made from, once listed is true.
 	listed    bool
 	listedKey listingKey
@@ -139,7 +143,12 @@ func (h *hub) change(ctx context.Context, build func(r *match.Room) (match.Event
 
 // attach registers a connection and returns its seat.
 func (h *hub) attach(ctx context.Context, c *conn, since int64) (int, error) {
-	return readErr(ctx, &h.hubCore, func() (int, error) { return h.attachConn(c, since) })
+	return readErr(ctx, &h.hubCore, func() (int, error) {
+		if h.gone {
+			return 0, errRoomNotFound
+		}
+		return h.attachConn(c, since)
+	})
 }
 
 // detach lets a connection go.
@@ -164,6 +173,9 @@ const (
 // appends it to the store with the expected version. On a conflict it
 // catches up with the store and tries again.
 func (h *hub) apply(ctx context.Context, build func(r *match.Room) (match.Event, error)) result {
+	if h.gone {
+		return result{v: h.room.Version, err: errRoomNotFound}
+	}
 	start := time.Now()
 	for attempt := 0; attempt < maxAttempts || time.Since(start) < contentionBudget; attempt++ {
 		if attempt >= maxAttempts {
@@ -225,6 +237,9 @@ func (h *hub) apply(ctx context.Context, build func(r *match.Room) (match.Event,
 
 // entry handles an entry from the subscription.
 func (h *hub) entry(e store.Entry) {
+	if h.gone {
+		return
+	}
 	if h.stale {
 		h.resync(h.staleFrom)
 		return
@@ -258,6 +273,9 @@ func (h *hub) entry(e store.Entry) {
 // check compares with the store's version now and then, so a lost
 // pub/sub message delays an update by at most ResyncEvery.
 func (h *hub) check() {
+	if h.gone {
+		return
+	}
 	// A hole ended by an instance that stopped before recording its best
 	// score gets it from whoever serves the room now.
 	defer h.recordBests()
@@ -268,6 +286,10 @@ func (h *hub) check() {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
 	evs, err := h.s.store.Since(ctx, h.code, h.room.Version)
+	if errors.Is(err, store.ErrNotFound) {
+		h.vanish()
+		return
+	}
 	if err != nil && !errors.Is(err, store.ErrTooOld) {
 		return
 	}
@@ -299,6 +321,10 @@ func (h *hub) resync(from int64) bool {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 	defer cancel()
 	room, _, err := loadState(ctx, h.s, h.code, h.s.decodeRoom)
+	if errors.Is(err, store.ErrNotFound) {
+		h.vanish()
+		return false
+	}
 	if err != nil {
 		h.log.Warn("resync: the room cannot be loaded", "err", err)
 		return false
@@ -364,7 +390,7 @@ func (h *hub) tick() {
 	r := h.apply(ctx, func(*match.Room) (match.Event, error) {
 		return match.Event{Kind: match.KindTick, At: h.s.now()}, nil
 	})
-	if r.err != nil && !errors.Is(r.err, match.ErrNoChange) {
+	if r.err != nil && !errors.Is(r.err, match.ErrNoChange) && !h.gone {
 		h.log.Warn("tick failed", "err", r.err)
 	}
 	h.schedule()

@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"errors"
 	"sync"
 	"time"
 
@@ -19,7 +20,8 @@ type sender struct {
 	ws      *websocket.Conn
 	queue   chan []byte
 	timeout time.Duration
-	// slow is called when a client is dropped for a full queue.
+	// slow is called when a client is dropped for being too slow: its
+	// queue is full, or a write to it timed out.
 	slow func()
 
 	closeOnce sync.Once
@@ -71,11 +73,15 @@ func (s *sender) closeNow(code websocket.StatusCode, reason string) {
 // handshake.
 func (s *sender) drop() { s.shut(websocket.StatusGoingAway, "", false, true) }
 
-func (s *sender) shut(code websocket.StatusCode, reason string, flush, dead bool) {
+// shut reports whether it started the closing (false: it had started).
+func (s *sender) shut(code websocket.StatusCode, reason string, flush, dead bool) bool {
+	first := false
 	s.closeOnce.Do(func() {
+		first = true
 		s.code, s.reason, s.flush, s.dead = code, reason, flush, dead
 		close(s.closed)
 	})
+	return first
 }
 
 // run writes queued messages until the socket closes; then it sends what
@@ -85,8 +91,12 @@ func (s *sender) run() {
 	for {
 		select {
 		case msg := <-s.queue:
-			if !s.write(msg, s.timeout) {
-				s.drop()
+			if ok, timedOut := s.write(msg, s.timeout); !ok {
+				// A write that timed out: the client does not read (fast
+				// enough), and is counted as slow, once.
+				if s.shut(websocket.StatusGoingAway, "", false, true) && timedOut && s.slow != nil {
+					s.slow()
+				}
 			}
 		case <-s.closed:
 			if s.dead {
@@ -99,7 +109,7 @@ func (s *sender) run() {
 				for {
 					select {
 					case msg := <-s.queue:
-						if !s.write(msg, time.Until(deadline)) {
+						if ok, _ := s.write(msg, time.Until(deadline)); !ok {
 							break drain
 						}
 					default:
@@ -113,10 +123,15 @@ func (s *sender) run() {
 	}
 }
 
-func (s *sender) write(msg []byte, timeout time.Duration) bool {
+// write writes one message within timeout; timedOut reports a write that
+// failed because the timeout passed.
+func (s *sender) write(msg []byte, timeout time.Duration) (ok, timedOut bool) {
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
-	return s.ws.Write(ctx, websocket.MessageText, msg) == nil
+	if err := s.ws.Write(ctx, websocket.MessageText, msg); err != nil {
+		return false, errors.Is(ctx.Err(), context.DeadlineExceeded)
+	}
+	return true, false
 }
 
 // pinger pings the socket every PingEvery; when a pong has not come by the

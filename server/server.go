@@ -421,6 +421,11 @@ func snapshotConns(h *hub) map[*conn]struct{} {
 	return m
 }
 
+// readyz answers whether the instance can serve: its store answers and,
+// when the accounts are in a database (anything with a Ping), the
+// database answers too, each within 2 s. ?without=database leaves the
+// database out (docs/deploy.md: for balancers that drop every backend
+// when all are unready).
 func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
 	defer cancel()
@@ -429,6 +434,15 @@ func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
 		s.log.Warn("not ready", "err", err)
 		writeError(w, http.StatusServiceUnavailable, protocol.ErrCodeUnavailable, "not ready")
 		return
+	}
+	if db, ok := s.acct.store.(interface{ Ping(context.Context) error }); ok && r.URL.Query().Get("without") != "database" {
+		dctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
+		defer cancel()
+		if err := db.Ping(dctx); err != nil {
+			s.log.Warn("not ready: the database does not answer", "err", err)
+			writeError(w, http.StatusServiceUnavailable, protocol.ErrCodeUnavailable, "not ready")
+			return
+		}
 	}
 	io.WriteString(w, "ready\n")
 }
@@ -449,7 +463,14 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	json.NewEncoder(w).Encode(v)
 }
 
+// unavailableRetry is the Retry-After of a 503 that names no wait of its
+// own: a backend (the store, the database) did not answer.
+const unavailableRetry = 5 * time.Second
+
 func writeError(w http.ResponseWriter, status int, code, msg string) {
+	if status == http.StatusServiceUnavailable && w.Header().Get("Retry-After") == "" {
+		w.Header().Set("Retry-After", strconv.Itoa(int(unavailableRetry/time.Second)))
+	}
 	writeJSON(w, status, protocol.APIError{Code: code, Message: msg})
 }
 

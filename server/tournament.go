@@ -60,6 +60,7 @@ func (s *Server) tournamentRoutes(m *http.ServeMux) {
 	m.HandleFunc("POST /api/tournaments/{id}/close", s.hostTournament(tourney.KindClose))
 	m.HandleFunc("POST /api/tournaments/{id}/play", s.playTournament)
 	m.HandleFunc("GET /api/tournaments/{id}/leaderboard", s.getLeaderboard)
+	m.HandleFunc("GET /api/tournaments/{id}/leaders", s.getLeaders) // tournament_leaders.go
 	m.HandleFunc("GET /api/tournaments/{id}/bracket", s.getBracket)
 	m.HandleFunc("GET /api/tournaments/{id}/records", s.getTournamentRecords)
 	m.HandleFunc("GET /api/tournaments/{id}/entrants/{n}", s.getEntrant)
@@ -299,18 +300,20 @@ func (s *Server) enter(ctx context.Context, h *thub, req protocol.JoinTournament
 	}
 	type entered struct {
 		entrant int
-		rated   bool
+		name    string
 	}
 	e, err := readT(ctx, h, func(t *tourney.Tournament) (entered, error) {
-		return entered{t.EntrantOf(hashToken(token)), t.Settings.Rated}, nil
+		i := t.EntrantOf(hashToken(token))
+		if i < 0 {
+			return entered{entrant: i}, nil
+		}
+		return entered{i, t.Entrants[i].Name}, nil
 	})
 	if err != nil {
 		return protocol.TournamentGrant{}, err
 	}
-	if e.rated {
-		// held.go: an entrant whose results are held is marked so at once.
-		s.syncTournamentHeld(ctx, h.id)
-	}
+	// held.go: an entrant who is held for review is marked so at once.
+	s.syncEntrantsHeld(ctx, h.id, []string{e.name})
 	return protocol.TournamentGrant{ID: h.id, Entrant: e.entrant, Token: token}, nil
 }
 

@@ -49,7 +49,8 @@ func leaderboardOf(ctx context.Context, board store.Tournaments, t *tourney.Tour
 
 // boardRows returns n rows from rank start, with places as
 // tourney.Leaderboard gives them: one more than the number of entrants
-// placed strictly ahead (tourney.Better), counted by the store.
+// placed strictly ahead (tourney.Better), counted by the store; none for
+// an entrant not started (at tourney.NotStartedKey, after the others).
 func boardRows(ctx context.Context, board store.Tournaments, t *tourney.Tournament, start, n int64) ([]tourney.Row, error) {
 	ms, err := board.Range(ctx, t.ID, start, start+n-1)
 	if err != nil {
@@ -63,6 +64,10 @@ func boardRows(ctx context.Context, board store.Tournaments, t *tourney.Tourname
 			continue
 		}
 		row := t.Line(e)
+		if row.NotStarted {
+			rows = append(rows, row) // no place
+			continue
+		}
 		place, tied, err := pl.Place(m.Score)
 		if err != nil {
 			return nil, err

@@ -263,9 +263,14 @@ func (h *thub) applyBatch(batch []*tchange) {
 			logged = append(logged, data)
 			notices = append(notices, n...)
 			results[i] = tresult{v: h.t.Version, notices: n}
-			if ev.Kind == tourney.KindResult {
+			switch {
+			case ev.Kind == tourney.KindResult:
 				scores = append(scores, store.Scored{Member: tourney.Member(ev.Entrant), Score: h.t.SortKey(ev.Entrant)})
 				through = ev.At
+			case ev.Kind == tourney.KindJoin && h.t.HasLeaderboard():
+				// On the board from the entry: not started, last.
+				i := len(h.t.Entrants) - 1
+				scores = append(scores, store.Scored{Member: tourney.Member(i), Score: h.t.SortKey(i)})
 			}
 		}
 		if len(logged) == 0 {

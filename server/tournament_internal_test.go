@@ -15,7 +15,9 @@ import (
 
 // TestBoardRowsPlaces: the places the store's leaderboard pages give are
 // those of tourney.Leaderboard, countback on or off, with finished and
-// unfinished entrants on the same scores (who must be shown tied).
+// unfinished entrants on the same scores (who must be shown tied) and
+// entrants not started (last, no place); the lists of leaders read from
+// the store are tourney.Leaders (held entrants left out).
 func TestBoardRowsPlaces(t *testing.T) {
 	ctx := context.Background()
 	at := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
@@ -50,6 +52,14 @@ func TestBoardRowsPlaces(t *testing.T) {
 				}
 			}
 		}
+		// Some entrants are held for review: the lists of leaders pass them.
+		for i := range n {
+			if rng.IntN(4) == 0 {
+				if _, err := tr.Apply(tourney.Event{Kind: tourney.KindHeld, At: at, Entrant: i, Held: true}); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
 		st := memstore.New(memstore.Options{})
 		var scores []store.Scored
 		for i := range n {
@@ -74,6 +84,21 @@ func TestBoardRowsPlaces(t *testing.T) {
 					if r.Entrant != w.Entrant || r.PlaceText != w.PlaceText {
 						t.Fatalf("trial %d size %d page %d row %d: %d %s, want %d %s (all %v)", trial, size, page, j, r.Entrant, r.PlaceText, w.Entrant, w.PlaceText, want)
 					}
+				}
+			}
+		}
+		for _, k := range []int{1, 2, 3, 20} {
+			got, err := leadersOf(ctx, st, tr, k)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := tr.Leaders(k)
+			if len(got) != len(want) {
+				t.Fatalf("trial %d: %d leaders from the store, %d from the tournament (%v, %v)", trial, len(got), len(want), got, want)
+			}
+			for j := range got {
+				if got[j].Entrant != want[j].Entrant || got[j].PlaceText != want[j].PlaceText || got[j].Held || got[j].NotStarted {
+					t.Fatalf("trial %d: leader %d is %d %s, want %d %s", trial, j, got[j].Entrant, got[j].PlaceText, want[j].Entrant, want[j].PlaceText)
 				}
 			}
 		}

@@ -257,7 +257,8 @@ async function refreshDaily() {
   let d, lb;
   try {
     d = await api('/api/daily');
-    lb = await api('/api/tournaments/' + encodeURIComponent(d.id) + '/leaderboard?size=10');
+    // Its list of leaders: held players and those not started left out.
+    lb = await api('/api/tournaments/' + encodeURIComponent(d.id) + '/leaders?n=10');
   } catch { return; }
   const link = $('#daily-link');
   if (link) { link.href = d.link || '/t/' + encodeURIComponent(d.id); link.hidden = false; }

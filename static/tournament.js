@@ -186,13 +186,16 @@ function tournamentPage(root) {
 
   function rowItem(r, tag) {
     const tr = h(tag, { 'data-testid': 'lb-row', 'data-entrant': r.entrant });
-    const cells = [r.placeText, r.name, r.toParText, String(r.thru), r.today];
+    // An entrant who has finished no hole: no place, no score (docs:
+    // a leaderboard row's notStarted).
+    const cells = r.notStarted ? ['–', r.name, t('tour.notStarted'), '0', r.today] : [r.placeText, r.name, r.toParText, String(r.thru), r.today];
+    if (r.notStarted) tr.classList.add('not-started');
     if (tag === 'tr') {
       cells.forEach((c, i) => tr.append(h('td', {}, c, i === 1 && r.held ? [' ', heldTag(r, 'lb-held')] : null)));
       tr.append(h('td', {}, h('button', { type: 'button', class: 'small', onclick: () => watch(r.entrant, r.name) }, t('tour.watchBtn'))));
-      if (view?.you?.entrant === r.entrant) tr.className = 'you';
+      if (view?.you?.entrant === r.entrant) tr.classList.add('you');
     } else {
-      tr.textContent = `${r.placeText}. ${r.name} ${r.toParText} (${t('tour.thru')} ${r.thru})`;
+      tr.textContent = r.notStarted ? `${r.name} (${t('tour.notStarted')})` : `${r.placeText}. ${r.name} ${r.toParText} (${t('tour.thru')} ${r.thru})`;
       if (r.held) tr.append(' ', heldTag(r, 'lb-held'));
     }
     return tr;

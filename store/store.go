@@ -242,6 +242,7 @@ type Store interface {
 	Leases
 	Tournaments
 	SeedPools
+	Inboxes // inbox.go
 
 	// Ping checks that the store and its fan-out are working (for /readyz).
 	Ping(ctx context.Context) error

@@ -21,9 +21,14 @@ type Row struct {
 	// Today is the hole the entrant plays next ("4"), "F" when finished.
 	Today  string `json:"today"`
 	Scores []*int `json:"scores"`
-	// Held: the entrant's results are held for fair-play review (a rated
-	// tournament only): the scores stand, their rating waits.
+	// Held: the entrant is held for fair-play review, or confirmed: the
+	// scores stand and place them, and they are left out of the leaders
+	// (Leaders).
 	Held bool `json:"held,omitempty"`
+	// NotStarted: the entrant has entered but finished no hole: listed
+	// after everyone who has, with no place (0, placeText "") and no
+	// score (toParText "").
+	NotStarted bool `json:"notStarted,omitempty"`
 }
 
 // Line returns entrant i's row, without its place.
@@ -38,6 +43,9 @@ func (t *Tournament) Line(i int) Row {
 	}
 	r.ToPar = r.Total - 5*r.Thru
 	r.ToParText = match.ToParText(r.ToPar)
+	if r.Thru == 0 {
+		r.ToParText, r.NotStarted = "", true
+	}
 	r.Today = fmt.Sprint(r.Thru + 1)
 	if r.Thru == t.Settings.Holes {
 		r.Today = "F"
@@ -67,7 +75,15 @@ func (t *Tournament) SortKey(i int) float64 {
 	return sortKey(r, t.Settings.Holes, t.Settings.Countback)
 }
 
+// NotStartedKey is the sort key of every entrant who has finished no
+// hole: after every key of an entrant who has (whose score to par is
+// clamped below keyParBase), and exact in a float64 (below 2^53).
+const NotStartedKey = float64(keyParBase) * LevelWidth
+
 func sortKey(r Row, holes int, countback bool) float64 {
+	if r.Thru == 0 {
+		return NotStartedKey
+	}
 	k := int64(min(max(r.ToPar+keyParOffset, 0), keyParBase-1))
 	complete := r.Thru == holes
 	for _, last := range []int{9, 6, 3, 1} {
@@ -109,9 +125,10 @@ func ParseMember(m string) int {
 	return n
 }
 
-// OnBoard reports whether entrant i is on the leaderboard: once they have
-// finished a hole.
-func (t *Tournament) OnBoard(i int) bool { return t.Thru(i) > 0 }
+// OnBoard reports whether entrant i is on the leaderboard: every entrant
+// is, from their entry (those who have finished no hole at
+// NotStartedKey, after everyone who has).
+func (t *Tournament) OnBoard(i int) bool { return i >= 0 && i < len(t.Entrants) }
 
 // LevelWidth is the width of one score-to-par level of sort keys: keys
 // of entrants on the same score to par share KeyLevel.
@@ -138,9 +155,10 @@ func Better(a, b float64) bool {
 }
 
 // Leaderboard is the whole stroke-play leaderboard: every entrant who has
-// finished a hole, best first. An entrant's place is one more than the
-// number of entrants placed strictly ahead of them (Better), so ties share
-// a place.
+// finished a hole, best first, then those who have not (NotStarted, no
+// place), in entry order. An entrant's place is one more than the number
+// of entrants placed strictly ahead of them (Better), so ties share a
+// place.
 func (t *Tournament) Leaderboard() []Row {
 	type keyed struct {
 		row Row
@@ -167,6 +185,9 @@ func (t *Tournament) Leaderboard() []Row {
 	levelStart, finishedBefore := 0, 0
 	for i := range all {
 		rows[i] = all[i].row
+		if rows[i].NotStarted {
+			continue // no place
+		}
 		level := KeyLevel(all[i].key)
 		if i == 0 || KeyLevel(all[i-1].key) != level {
 			levelStart, finishedBefore = i, 0
@@ -183,10 +204,30 @@ func (t *Tournament) Leaderboard() []Row {
 		}
 	}
 	for i := range rows {
+		if rows[i].NotStarted {
+			continue
+		}
 		tied := (i > 0 && rows[i-1].Place == rows[i].Place) || (i+1 < len(rows) && rows[i+1].Place == rows[i].Place)
 		rows[i].PlaceText = PlaceText(rows[i].Place, tied)
 	}
 	return rows
+}
+
+// Leaders are the first n rows of the leaderboard that may lead a list
+// of leaders (a top list, or a prize): entrants who have finished a hole
+// and are not held for fair-play review (or confirmed), in leaderboard
+// order, with their leaderboard places.
+func (t *Tournament) Leaders(n int) []Row {
+	out := []Row{}
+	for _, r := range t.Leaderboard() {
+		if len(out) == n {
+			break
+		}
+		if !r.NotStarted && !r.Held {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 // PlaceText writes a place, "T2" when shared.

@@ -34,8 +34,9 @@ type Settings struct {
 	Format Format `json:"format"`
 	// Starts is when play starts; zero: when the host says.
 	Starts time.Time `json:"starts,omitzero"`
-	// Closes is when a stroke-play tournament closes; zero: when every
-	// entrant has finished or the host closes it.
+	// Closes is when a stroke-play tournament closes (earlier when every
+	// entrant has finished, unless LateEntry keeps it open to the end);
+	// zero: when every entrant has finished or the host closes it.
 	Closes time.Time `json:"closes,omitzero"`
 	// Invite: entry needs the invitation code (given to the host).
 	Invite bool `json:"invite"`

@@ -52,8 +52,8 @@ const (
 	KindMatch   Kind = "match"   // a knockout match's room
 	KindDecided Kind = "decided" // a knockout match is decided
 	KindClose   Kind = "close"
-	// KindHeld marks entrant Entrant's results as held for fair-play
-	// review, or no longer (Held), in a rated tournament: appended by the
+	// KindHeld marks entrant Entrant as held for fair-play review (or
+	// confirmed), or no longer (Held), in any tournament: appended by the
 	// server from the fair-play store (docs/fairplay.md).
 	KindHeld Kind = "held"
 )
@@ -130,8 +130,9 @@ type Entrant struct {
 	// when entering (0 for a guest); never shown. Fair-play evidence and
 	// ratings key on it, and an account holds one entry.
 	Account int64 `json:"account,omitempty"`
-	// Held: the entrant's results in this rated tournament are held for
-	// fair-play review (KindHeld); shown on their leaderboard row.
+	// Held: the entrant is held for fair-play review, or confirmed
+	// (KindHeld); shown on their leaderboard row, and left out of the
+	// leaders (Leaders).
 	Held bool `json:"held,omitempty"`
 }
 
@@ -434,15 +435,12 @@ func (t *Tournament) EntrantOfAccount(account int64) int {
 	return -1
 }
 
-// held marks an entrant's results as held for review, or no longer: only
-// in a rated tournament (nothing else of a tournament is held).
+// held marks an entrant as held for fair-play review (or confirmed), or
+// no longer, in any tournament: every leaderboard is a competition.
 func (t *Tournament) held(ev Event) error {
 	e, err := t.entrant(ev.Entrant)
 	if err != nil {
 		return err
-	}
-	if !t.Settings.Rated {
-		return fmt.Errorf("%w: only a rated tournament's results are held for review", ErrInvalid)
 	}
 	if e.Held == ev.Held {
 		return ErrNoChange
@@ -572,7 +570,9 @@ func (t *Tournament) result(ev Event) ([]Notice, error) {
 	if t.done[t.Settings.Holes-1] == len(t.Entrants) && t.Phase == Qualifying {
 		return t.seedBracket(), nil
 	}
-	if t.done[t.Settings.Holes-1] == len(t.Entrants) {
+	if t.done[t.Settings.Holes-1] == len(t.Entrants) && !t.Settings.LateEntry {
+		// With late entry someone may still enter and play until the
+		// closing time: only the clock closes it.
 		t.Status, t.Closed, t.Reason = Closed, ev.At, "every entrant has finished"
 		return []Notice{{Kind: NoticeClosed}}, nil
 	}

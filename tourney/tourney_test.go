@@ -289,7 +289,7 @@ func TestLeaderboard(t *testing.T) {
 		{4, 5, 5, 5, 5, 5, 5, 5, 5}, // 44, countback loses on the last 1
 		{5, 5, 5, 5},                // E thru 4
 		{3},                         // -2 thru 1
-		{},                          // not on the board
+		{},                          // not started: last, no place
 	}
 	for e, c := range cards {
 		for h, sc := range c {
@@ -306,6 +306,7 @@ func TestLeaderboard(t *testing.T) {
 		"2 P0 -1 thru 9 today F",
 		"3 P1 -1 thru 9 today F",
 		"4 P2 E thru 4 today 5",
+		" P4  thru 0 today 1",
 	}
 	if !slices.Equal(got, want) {
 		t.Fatalf("leaderboard\n%q\nwant\n%q", got, want)
@@ -622,14 +623,9 @@ func TestOneEntryPerAccount(t *testing.T) {
 	}
 }
 
-// TestHeldMark: only a rated tournament's entrants are marked held, and
-// the mark shows on their leaderboard row.
+// TestHeldMark: an entrant is marked held, and the mark shows on their
+// leaderboard row (TestHeldMarkAnyTournament: in casual tournaments too).
 func TestHeldMark(t *testing.T) {
-	casual := newTournament(t, DefaultSettings())
-	joinN(t, casual, 1)
-	if _, err := casual.Apply(Event{Kind: KindHeld, At: t0, Entrant: 0, Held: true}); !errors.Is(err, ErrInvalid) {
-		t.Fatalf("held in a casual tournament: %v, want ErrInvalid", err)
-	}
 	s := DefaultSettings()
 	s.Accounts, s.Rated = true, true
 	tr := newTournament(t, s)

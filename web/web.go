@@ -277,6 +277,9 @@ func (h *handler) page(view func(templates.Page, *http.Request) (templ.Component
 		hd.Set("Cache-Control", "no-cache")
 		hd.Set("X-Content-Type-Options", "nosniff")
 		hd.Set("Referrer-Policy", "same-origin")
+		if status == http.StatusServiceUnavailable {
+			hd.Set("Retry-After", "5") // the database did not answer: as the API's 503s
+		}
 		w.WriteHeader(status)
 		w.Write(buf.Bytes())
 	}

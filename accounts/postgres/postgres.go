@@ -22,6 +22,7 @@ import (
 	"github.com/pressly/goose/v3/lock"
 
 	"golfsolitaire/accounts"
+	"golfsolitaire/internal/dbwait"
 	"golfsolitaire/ratings"
 )
 
@@ -37,9 +38,18 @@ type Store struct {
 
 // Open connects to the database at url, applies the migrations it has not
 // seen (under a PostgreSQL advisory lock, so instances starting together
-// migrate once) and returns the store. Close it when done.
+// migrate once) and returns the store. Every call of the store (and of
+// whatever shares its Pool) waits at most dbwait.DefaultTimeout. Close it
+// when done.
 func Open(ctx context.Context, url string, log *slog.Logger) (*Store, error) {
-	pool, err := pgxpool.New(ctx, url)
+	return OpenTimeout(ctx, url, dbwait.DefaultTimeout, log)
+}
+
+// OpenTimeout is Open with calls that wait at most timeout (negative: no
+// bound) before failing with an error dbwait.Unavailable recognises.
+// Migrations are not bounded by it.
+func OpenTimeout(ctx context.Context, url string, timeout time.Duration, log *slog.Logger) (*Store, error) {
+	pool, err := dbwait.NewPool(ctx, url, timeout)
 	if err != nil {
 		return nil, fmt.Errorf("postgres: %w", err)
 	}
@@ -58,6 +68,7 @@ func Migrate(ctx context.Context, pool *pgxpool.Pool, log *slog.Logger) error {
 // MigrateTo applies the embedded migrations up to version (0: all of
 // them); tests of a migration's data changes start from the one before.
 func MigrateTo(ctx context.Context, pool *pgxpool.Pool, version int64, log *slog.Logger) error {
+	ctx = dbwait.Unbounded(ctx) // a migration may take longer than a request's call
 	fsys, err := fsSub()
 	if err != nil {
 		return err
@@ -107,6 +118,14 @@ func (s *Store) Pool() *pgxpool.Pool { return s.pool }
 
 // Close closes the pool.
 func (s *Store) Close() { s.pool.Close() }
+
+// Ping checks that the database answers (the server's /readyz).
+func (s *Store) Ping(ctx context.Context) error {
+	if err := s.pool.Ping(ctx); err != nil {
+		return fmt.Errorf("postgres: ping: %w", err)
+	}
+	return nil
+}
 
 func (s *Store) Create(ctx context.Context, a accounts.Account) (accounts.Account, error) {
 	err := s.pool.QueryRow(ctx,

@@ -23,6 +23,7 @@ import (
 	"github.com/pressly/goose/v3/lock"
 
 	"golfsolitaire/fairplay"
+	"golfsolitaire/internal/dbwait"
 )
 
 //go:embed migrations/*.sql
@@ -40,9 +41,10 @@ type Store struct {
 }
 
 // Open connects to the database at url, applies the migrations it has
-// not seen and returns the store. Close it when done.
+// not seen and returns the store. Every call waits at most
+// dbwait.DefaultTimeout. Close it when done.
 func Open(ctx context.Context, url string, log *slog.Logger) (*Store, error) {
-	pool, err := pgxpool.New(ctx, url)
+	pool, err := dbwait.NewPool(ctx, url, dbwait.DefaultTimeout)
 	if err != nil {
 		return nil, fmt.Errorf("fairplay postgres: %w", err)
 	}
@@ -67,6 +69,7 @@ func New(ctx context.Context, pool *pgxpool.Pool, log *slog.Logger) (*Store, err
 // Migrate applies the embedded migrations, under a PostgreSQL advisory
 // lock so instances starting together migrate once.
 func Migrate(ctx context.Context, pool *pgxpool.Pool, log *slog.Logger) error {
+	ctx = dbwait.Unbounded(ctx) // a migration may take longer than a request's call
 	fsys, err := fs.Sub(migrations, "migrations")
 	if err != nil {
 		return fmt.Errorf("fairplay postgres: migrations: %w", err)

@@ -55,6 +55,7 @@ type Store struct {
 
 	tour       tournaments // tournament.go
 	*SeedPools             // seeds.go
+	*Inboxes               // inbox.go
 }
 
 // Every part of store.Store, and the whole.
@@ -67,6 +68,7 @@ var (
 	_ store.Leases      = (*Store)(nil)
 	_ store.Tournaments = (*Store)(nil)
 	_ store.SeedPools   = (*Store)(nil)
+	_ store.Inboxes     = (*Store)(nil)
 	_ store.Store       = (*Store)(nil)
 )
 
@@ -113,6 +115,7 @@ func New(opts Options) *Store {
 	}
 	return &Store{
 		SeedPools: NewSeedPools(),
+		Inboxes:   NewInboxes(opts.Now),
 		opts:      opts,
 		rooms:     make(map[string]*room),
 		listed:    make(map[string]listing),

@@ -20,6 +20,7 @@
 //	golf:pair:{key}      list: the quick-match queue named key
 //	golf:limit:<a>|<c>  string: a client's token bucket for an action (Limiter, GCRA), expiring once full again
 //	golf:socks:<client> sorted set: a client's open WebSockets (Sockets), scored by when each stops counting
+//	golf:inbox:{box}:items, :order  an inbox (Inboxes): a hash of its items by id and the list of their ids, newest first, expiring together
 //
 // All keys of a room get the same time to live, refreshed by every Append.
 // The listing index shards golf:listings:{N} and the bots' due-time shards

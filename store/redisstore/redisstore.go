@@ -74,6 +74,7 @@ var (
 	_ store.Leases      = (*Store)(nil)
 	_ store.Tournaments = (*Store)(nil)
 	_ store.SeedPools   = (*Store)(nil)
+	_ store.Inboxes     = (*Store)(nil)
 	_ store.Store       = (*Store)(nil)
 )
 

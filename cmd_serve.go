@@ -5,10 +5,12 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
 	"net/url"
+	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -48,6 +50,7 @@ type serveConfig struct {
 	tournamentTTL  time.Duration
 	schedule       string
 	logLevel       string
+	logFormat      string
 	databaseURL    string
 	dbTimeout      time.Duration
 	fairplay       bool
@@ -137,6 +140,7 @@ func runServe(ctx context.Context, args []string, e env) error {
 	fs.StringVar(&c.schedule, "schedule", envDefault(e, "GOLF_SCHEDULE", tourney.DefaultSchedule), "tournaments created ahead on a schedule (UTC): off, or a list of hourly[@:MM], daily[@HH:MM], weekly[@DAY-HH:MM] (env GOLF_SCHEDULE)")
 	fs.DurationVar(&c.tournamentTTL, "tournament-ttl", envDuration(e, "GOLF_TOURNAMENT_TTL", 30*24*time.Hour), "how long a tournament, its rooms and its leaderboard are kept after it closes (env GOLF_TOURNAMENT_TTL)")
 	fs.StringVar(&c.logLevel, "log-level", envDefault(e, "GOLF_LOG_LEVEL", "info"), "debug, info, warn or error (env GOLF_LOG_LEVEL)")
+	fs.StringVar(&c.logFormat, "log-format", envDefault(e, "GOLF_LOG_FORMAT", "auto"), "auto (text on a terminal, else JSON), text or json (env GOLF_LOG_FORMAT)")
 	c.limits = map[string]*string{}
 	for _, f := range limitFlags {
 		c.limits[f.name] = fs.String(f.name, envDefault(e, f.env, f.def), "per client: "+f.what+", as N/DURATION or off (env "+f.env+")")
@@ -171,7 +175,12 @@ func runServe(ctx context.Context, args []string, e env) error {
 	if err := level.UnmarshalText([]byte(c.logLevel)); err != nil {
 		return usageError("serve: --log-level: %v", err)
 	}
-	log := slog.New(slog.NewJSONHandler(e.stderr, &slog.HandlerOptions{Level: level}))
+	onTerminal := isTerminal(e.stderr)
+	handler, err := logHandler(e.stderr, c.logFormat, onTerminal, level)
+	if err != nil {
+		return usageError("serve: --log-format: %v", err)
+	}
+	log := slog.New(handler)
 	fs.Visit(func(f *flag.Flag) {
 		if u, err := url.Parse(f.Value.String()); f.Name == "redis" && err == nil && u.User != nil {
 			if _, has := u.User.Password(); !has {
@@ -263,6 +272,9 @@ func runServe(ctx context.Context, args []string, e env) error {
 		log.Info("metrics", "addr", mln.Addr().String())
 	}
 	log.Info("listening", "addr", ln.Addr().String(), "store", storeKind)
+	if onTerminal {
+		fmt.Fprintf(e.stderr, "\nGolf Solitaire is running. Open %s in your browser. Press Ctrl+C to stop it.\n\n", siteURL(ln.Addr().String(), c.baseURL))
+	}
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
 	select {
@@ -450,4 +462,51 @@ func envCount(e env, key string, def int) int {
 		}
 	}
 	return def
+}
+
+// isTerminal reports whether w is a terminal (a character device), where
+// a person reads the logs.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// logHandler is the server's log handler: text for a person at a
+// terminal, JSON for a machine (a file, a pipe, a container's log), as
+// format (auto, text, json) says.
+func logHandler(w io.Writer, format string, terminal bool, level slog.Level) (slog.Handler, error) {
+	opts := &slog.HandlerOptions{Level: level}
+	switch format {
+	case "auto":
+		if terminal {
+			return slog.NewTextHandler(w, opts), nil
+		}
+		return slog.NewJSONHandler(w, opts), nil
+	case "text":
+		return slog.NewTextHandler(w, opts), nil
+	case "json":
+		return slog.NewJSONHandler(w, opts), nil
+	}
+	return nil, fmt.Errorf("%q: want auto, text or json", format)
+}
+
+// siteURL is where to open the site: the base URL when there is one, else
+// the listening address, with localhost for an address that listens on
+// every interface.
+func siteURL(addr, baseURL string) string {
+	if baseURL != "" {
+		return baseURL
+	}
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return "http://" + addr
+	}
+	if ip := net.ParseIP(host); host == "" || ip != nil && ip.IsUnspecified() {
+		host = "localhost"
+	}
+	return "http://" + net.JoinHostPort(host, port)
 }

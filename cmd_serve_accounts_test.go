@@ -32,7 +32,9 @@ func startServe(t *testing.T, vars map[string]string) (string, *syncBuffer, func
 			t.Errorf("serve: %v", err)
 		}
 	}
-	deadline := time.Now().Add(30 * time.Second)
+	// Generous: under -race on a loaded two-core machine the server's
+	// start (migrations, the dummy password hash) took over 30 s.
+	deadline := time.Now().Add(2 * time.Minute)
 	for time.Now().Before(deadline) {
 		for _, line := range strings.Split(log.String(), "\n") {
 			var rec struct{ Msg, Addr string }

@@ -68,7 +68,9 @@ func IsCode(err error, code string) bool {
 type Conn struct {
 	ws   *websocket.Conn
 	seat int
-	seq  atomic.Int64
+	// features are the server's, from its welcome.
+	features []string
+	seq      atomic.Int64
 	// received counts the bytes of the frames read (payloads).
 	received atomic.Int64
 	updates  chan protocol.ServerMessage
@@ -131,6 +133,11 @@ func Dial(ctx context.Context, url string, opts *Options) (*Conn, error) {
 		ws.CloseNow()
 		return nil, fmt.Errorf("client: expected welcome, got %q", m.Type)
 	}
+	if m.Protocol != protocol.Version {
+		ws.CloseNow()
+		return nil, fmt.Errorf("client: the server chose protocol version %d; this client speaks %d", m.Protocol, protocol.Version)
+	}
+	c.features = m.Features
 	c.seat = *m.Seat
 	// Continue above the seat's last applied seq: a counter that went
 	// backwards (another device, a restart) would be refused as stale_seq.
@@ -156,6 +163,10 @@ func wsURL(u string) string {
 
 // Seat is the player's seat, or -1 for a spectator.
 func (c *Conn) Seat() int { return c.seat }
+
+// Features returns the features the server's welcome listed
+// (protocol.Features).
+func (c *Conn) Features() []string { return c.features }
 
 // Updates delivers every message the server sends except acks and errors
 // that answer a command: events, snapshots, pongs and unsolicited errors.

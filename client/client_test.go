@@ -1,6 +1,7 @@
 package client_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"net/http"
@@ -97,6 +98,23 @@ func TestPatchesAndResync(t *testing.T) {
 		{"a wrong base, then more", func(f *fakeRoom) [][]byte {
 			return [][]byte{f.patchFrame(t, 3, 2), f.patchFrame(t, 4, 3), f.patchFrame(t, 5, 4)}
 		}, 1},
+		{"after a reload: base at or above v", func(f *fakeRoom) [][]byte {
+			// The server reloaded the room at v5 and sends the events it
+			// had not sent (v2-v5), each with the view it has now: the
+			// first patch brings the view to v5, the others are {} with
+			// base 5, the view's v, above the frame's v and then equal
+			// to it (docs/protocol.md "Live events").
+			frames := [][]byte{f.patchFrame(t, 5, 1)}
+			frames[0] = bytes.Replace(frames[0], []byte(`"v":5,"base":1,`), []byte(`"v":2,"base":1,`), 1)
+			if !bytes.Contains(frames[0], []byte(`"v":2,"base":1,`)) {
+				t.Fatalf("frame %s", frames[0])
+			}
+			for v := int64(3); v <= 5; v++ {
+				ev, _ := json.Marshal(match.EventView{Kind: match.KindMove})
+				frames = append(frames, protocol.PatchFrame(v, 5, ev, []byte(`{}`)))
+			}
+			return frames
+		}, 0},
 		{"a patch that does not apply", func(f *fakeRoom) [][]byte {
 			ev, _ := json.Marshal(match.EventView{V: 2, Kind: match.KindMove})
 			return [][]byte{protocol.PatchFrame(2, 1, ev, []byte(`{"board":{"piles":{"7":{"-":1}}}}`))}

@@ -6,8 +6,8 @@ import (
 	"golfsolitaire/golf"
 )
 
-// The settled board (docs/protocol.md, "What others see of a hole", and
-// ../shared/docs/fairplay.md): everything anyone other than P sees of P's
+// The settled board (docs/fairplay.md, "The settled board", and
+// docs/protocol.md, "What others see of a hole"): everything anyone other than P sees of P's
 // hole comes from Shown, through Others for a room's own viewers. Nothing
 // else in this package or the server reads another seat's live game for a
 // viewer.
@@ -174,9 +174,12 @@ func (r *Room) shownNew(h *Hole, p, f int, w *Wait) Shown {
 	}
 	b := boardOf(d, st, moves, g.Done && whole)
 	b.Seat, b.Hole, b.CanUndo = p, h.Number, false
+	// "Done", the score and the end describe the real game: once p has
+	// finished, the board shows p's score for the hole (public race
+	// information, as in progress), not what the board shown would score.
 	b.Done = g.Done
 	if g.Done {
-		b.End = g.End
+		b.End, b.Score = g.End, g.Score
 	}
 	if f != Whole {
 		b.Wait = w

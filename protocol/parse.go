@@ -25,19 +25,31 @@ var fieldWords = map[string]string{
 }
 
 // ParseClientMessage decodes one frame from a client: a single JSON object
-// whose fields are those of ClientMessage, each of its type. Unknown fields
-// are refused (a command always acts for the connection's own seat, so a
-// field such as "seat" would be misunderstood). The error says in words
-// what is wrong, never in Go's terms.
+// whose fields are those of ClientMessage, each of its type. A command's
+// unknown fields are refused (a command always acts for the connection's
+// own seat, so a field such as "seat" would be misunderstood); a hello's
+// are ignored, so that a client of a newer version can say more in it to
+// a server that does not know what (docs/protocol.md "Versions"). The
+// error says in words what is wrong, never in Go's terms.
 func ParseClientMessage(b []byte) (ClientMessage, error) {
-	var m ClientMessage
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&m); err != nil {
+	m, err := decodeClientMessage(b, true)
+	if err != nil && strings.HasPrefix(err.Error(), "json: unknown field ") {
+		// Only a hello may carry fields this server does not know.
+		h, herr := decodeClientMessage(b, false)
+		switch {
+		case herr != nil:
+			err = herr // not one object at all
+		case h.Type == TypeHello:
+			h.Seat = nil
+			return h, nil
+		}
+	}
+	if err != nil {
 		return ClientMessage{}, errors.New(describeJSONError(err))
 	}
-	if _, err := dec.Token(); err != io.EOF {
-		return ClientMessage{}, errors.New("one JSON object a frame, with nothing after it")
+	if m.Type == TypeHello {
+		// A hello names no seat: the token says which.
+		m.Seat = nil
 	}
 	// "seat" names the seat a host removes; on any other command it would
 	// be misread as acting for another seat, so it is refused there.
@@ -46,6 +58,25 @@ func ParseClientMessage(b []byte) (ClientMessage, error) {
 	}
 	return m, nil
 }
+
+// decodeClientMessage decodes exactly one JSON object, refusing unknown
+// fields when strict.
+func decodeClientMessage(b []byte, strict bool) (ClientMessage, error) {
+	var m ClientMessage
+	dec := json.NewDecoder(bytes.NewReader(b))
+	if strict {
+		dec.DisallowUnknownFields()
+	}
+	if err := dec.Decode(&m); err != nil {
+		return ClientMessage{}, err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return ClientMessage{}, errOneObject
+	}
+	return m, nil
+}
+
+var errOneObject = errors.New("one JSON object a frame, with nothing after it")
 
 func describeJSONError(err error) string {
 	var te *json.UnmarshalTypeError
@@ -65,6 +96,8 @@ func describeJSONError(err error) string {
 		return fmt.Sprintf("field %q has the wrong type", field)
 	case errors.As(err, &se):
 		return fmt.Sprintf("not valid JSON (at byte %d)", se.Offset)
+	case errors.Is(err, errOneObject):
+		return err.Error()
 	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
 		return "not valid JSON (the message ends too early)"
 	}

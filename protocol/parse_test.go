@@ -8,6 +8,21 @@ import (
 	"golfsolitaire/protocol"
 )
 
+// TestNegotiate: the server speaks the highest version both speak.
+func TestNegotiate(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		highest, want int
+		ok            bool
+	}{
+		{0, 0, false}, {-1, 0, false}, {1, 0, false}, {2, 2, true}, {3, 2, true}, {1 << 30, 2, true},
+	} {
+		if got, ok := protocol.Negotiate(tc.highest); got != tc.want || ok != tc.ok {
+			t.Errorf("Negotiate(%d) = %d, %v; want %d, %v", tc.highest, got, ok, tc.want, tc.ok)
+		}
+	}
+}
+
 func TestParseClientMessage(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
@@ -15,7 +30,14 @@ func TestParseClientMessage(t *testing.T) {
 		want  string // "" for no error; else a substring of the error
 	}{
 		{`{"type":"move","hole":1,"move":"3","seq":7}`, ""},
-		{`{"type":"hello","protocol":1,"room":"ABC","token":"t","since":4}`, ""},
+		{`{"type":"hello","protocol":2,"room":"ABC","token":"t","since":4}`, ""},
+		// A hello's unknown fields are ignored (a newer client may say
+		// more), a command's are refused.
+		{`{"type":"hello","protocol":3,"room":"ABC","compression":"zstd","seat":1}`, ""},
+		{`{"compression":"zstd","type":"hello","protocol":2}`, ""},
+		{`{"type":"hello","protocol":"2"}`, "protocol must be a whole number"},
+		{`{"type":"ping","compression":"zstd"}`, `unknown field "compression"`},
+		{`{"type":"hello","x":1} {"type":"ping"}`, "one JSON object a frame"},
 		{`{"type":"ready","ready":false}`, ""},
 		{`{"type":"move","seq":"7"}`, "seq must be a whole number"},
 		{`{"type":"move","seq":1.5}`, "seq must be a whole number"},
@@ -63,7 +85,7 @@ func checkWords(t *testing.T, msg string) {
 // panics, and what parses encodes back to a frame that parses the same.
 func FuzzParseClientMessage(f *testing.F) {
 	for _, s := range []string{
-		`{"type":"move","hole":1,"move":"s","seq":3}`, `{"type":"hello","protocol":1,"room":"X"}`,
+		`{"type":"move","hole":1,"move":"s","seq":3}`, `{"type":"hello","protocol":2,"room":"X"}`, `{"type":"hello","protocol":3,"more":[1]}`,
 		`{"type":"move","seq":"7"}`, `{"seat":1}`, `[]`, `{`, `null`, `{"ready":null}`, `{"type":"a"}{}`,
 	} {
 		f.Add([]byte(s))

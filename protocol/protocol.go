@@ -12,9 +12,43 @@ import (
 	"golfsolitaire/match"
 )
 
-// Version is the protocol version. A client says which version it speaks
-// in its hello; the server refuses others with ErrCodeBadVersion.
-const Version = 1
+// Version is the newest protocol version, the one this package's types
+// describe. A client's hello says the highest version it speaks; the server
+// welcomes it with the highest version both speak (Negotiate), and refuses
+// a client that speaks none of Versions with ErrCodeBadVersion, naming
+// them. docs/protocol.md ("Versions") says what changes need a new
+// version and how long an old one is served.
+//
+// Version 1 sent every event with the whole view; version 2 sends a patch
+// of the view sent before (package patch) and leaves out what the frame
+// already says (the event's v, the time of a live event).
+const Version = 2
+
+// Versions are the protocol versions the server speaks, oldest first.
+var Versions = []int{2}
+
+// Features are what welcome says this server does beyond its protocol
+// version: additions a client may use when listed and must not expect
+// otherwise. A feature is only ever added within a version, never
+// changed; clients ignore names they do not know.
+//   - "patch": event frames carry a patch of the view sent before (a
+//     frame with no view on record carries the whole view).
+//   - "resync": the resync command answers with a snapshot.
+//   - "reactions": react and reaction frames.
+var Features = []string{"patch", "resync", "reactions"}
+
+// Negotiate returns the version to speak with a client whose hello says
+// the highest version it speaks is highest: the highest of Versions not
+// above it, or false when there is none.
+func Negotiate(highest int) (int, bool) {
+	best := 0
+	for _, v := range Versions {
+		if v <= highest && v > best {
+			best = v
+		}
+	}
+	return best, best > 0
+}
 
 // MaxMessage is the largest frame a client may send, in bytes. Larger
 // frames close the connection with status 1009 (message too big).
@@ -75,7 +109,7 @@ const (
 // matter.
 type ClientMessage struct {
 	Type string `json:"type"`
-	// hello
+	// hello: Protocol is the highest protocol version the client speaks.
 	Protocol int    `json:"protocol,omitempty"`
 	Room     string `json:"room,omitempty"`
 	Token    string `json:"token,omitempty"` // seat token; empty to spectate
@@ -101,9 +135,12 @@ type ServerMessage struct {
 	Type string `json:"type"`
 	// V is the room version the message brings the client to.
 	V int64 `json:"v,omitempty"`
-	// welcome
-	Protocol int  `json:"protocol,omitempty"`
-	Seat     *int `json:"seat,omitempty"` // -1 for a spectator
+	// welcome: the version chosen and the features of the server
+	// (Features); error bad_version: the versions spoken (Versions).
+	Protocol int      `json:"protocol,omitempty"`
+	Features []string `json:"features,omitempty"`
+	Versions []int    `json:"versions,omitempty"`
+	Seat     *int     `json:"seat,omitempty"` // -1 for a spectator
 	// LastSeq (welcome, players) is the highest seq applied for the seat:
 	// a client that has lost its counter continues above it.
 	LastSeq int64 `json:"lastSeq,omitempty"`

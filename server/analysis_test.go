@@ -14,6 +14,7 @@ import (
 
 	"golfsolitaire/client"
 	"golfsolitaire/golf"
+	"golfsolitaire/internal/contract"
 	"golfsolitaire/match"
 	"golfsolitaire/protocol"
 	"golfsolitaire/server"
@@ -230,7 +231,7 @@ func TestBotsStopOnClose(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ts := httptest.NewServer(s)
+	ts := httptest.NewServer(contract.Tap(t, s))
 	defer ts.Close()
 	api := &client.API{BaseURL: ts.URL}
 	ctx := testCtx(t)

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -36,6 +38,8 @@ type conn struct {
 	// gen orders a spectator's attachment among the room's (hub.go).
 	gen  uint64
 	seat int // set by the hub on attach; read by the hub only
+	// version is the protocol version chosen at hello.
+	version int
 	// tasks are the hints being solved for the connection.
 	tasks sync.WaitGroup
 	// reactions limits the connection's reactions (reactions.go).
@@ -125,7 +129,7 @@ func (c *conn) run(ctx context.Context) {
 		return
 	}
 	defer c.s.rooms.release(h)
-	c.token = hello.token
+	c.token, c.version = hello.token, hello.version
 	seat, err := h.attach(ctx, c, hello.since)
 	if err != nil {
 		c.fail(c.errorMsg(0, err), websocket.StatusPolicyViolation, "refused")
@@ -166,6 +170,8 @@ func (c *conn) run(ctx context.Context) {
 type helloInfo struct {
 	room, token string
 	since       int64
+	// version is the protocol version chosen (protocol.Negotiate).
+	version int
 }
 
 func (c *conn) readHello(ctx context.Context) (helloInfo, error) {
@@ -187,8 +193,12 @@ func (c *conn) readHello(ctx context.Context) (helloInfo, error) {
 	if m.Type != protocol.TypeHello {
 		return fail(protocol.ErrCodeHelloFirst, "the first message must be hello")
 	}
-	if m.Protocol != protocol.Version {
-		return fail(protocol.ErrCodeBadVersion, fmt.Sprintf("this server speaks protocol version %d", protocol.Version))
+	version, ok := protocol.Negotiate(m.Protocol)
+	if !ok {
+		msg := badVersionMessage(m.Protocol)
+		c.fail(protocol.ServerMessage{Type: protocol.TypeError, Code: protocol.ErrCodeBadVersion, Message: msg, Versions: protocol.Versions}.Marshal(),
+			websocket.StatusPolicyViolation, "bad version")
+		return helloInfo{}, errors.New(msg)
 	}
 	code := normalizeCode(m.Room)
 	if code == "" {
@@ -197,7 +207,21 @@ func (c *conn) readHello(ctx context.Context) (helloInfo, error) {
 	if m.Since < 0 {
 		return fail(protocol.ErrCodeBadMessage, "since must not be negative")
 	}
-	return helloInfo{room: code, token: m.Token, since: m.Since}, nil
+	return helloInfo{room: code, token: m.Token, since: m.Since, version: version}, nil
+}
+
+// badVersionMessage says in words why a hello's protocol is refused and
+// which versions the server speaks.
+func badVersionMessage(asked int) string {
+	spoken := make([]string, len(protocol.Versions))
+	for i, v := range protocol.Versions {
+		spoken[i] = strconv.Itoa(v)
+	}
+	what := fmt.Sprintf("protocol version %d", asked)
+	if asked <= 0 {
+		what = "no protocol version (hello's protocol is the highest version the client speaks)"
+	}
+	return fmt.Sprintf("this server speaks protocol version %s, and the client says %s: update the client", strings.Join(spoken, ", "), what)
 }
 
 // command handles one message after hello.

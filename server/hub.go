@@ -679,7 +679,7 @@ func (h *hub) attachConn(c *conn, since int64) (int, error) {
 	}
 	h.conns[c] = struct{}{}
 	h.s.metrics.conns.Inc()
-	welcome := protocol.ServerMessage{Type: protocol.TypeWelcome, Protocol: protocol.Version, Seat: &seat, V: h.room.Version}
+	welcome := protocol.ServerMessage{Type: protocol.TypeWelcome, Protocol: c.version, Features: protocol.Features, Seat: &seat, V: h.room.Version}
 	if seat >= 0 {
 		welcome.LastSeq = h.room.Seats[seat].LastSeq
 	}

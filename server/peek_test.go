@@ -13,7 +13,7 @@ import (
 	"golfsolitaire/match"
 )
 
-// TestPeekingSecondSocket is the attack of issue 11 as a test: a seated
+// TestPeekingSecondSocket is the second-socket attack as a test: a seated
 // player opens a second socket to its own room as a spectator and, before
 // each of its stock turns, predicts the rank of its own next stock card
 // from what that socket shows of a faster opponent's board (a hidden card

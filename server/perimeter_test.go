@@ -25,6 +25,7 @@ import (
 	"github.com/coder/websocket"
 
 	"golfsolitaire/client"
+	"golfsolitaire/internal/contract"
 	"golfsolitaire/limit"
 	"golfsolitaire/match"
 	"golfsolitaire/protocol"
@@ -324,6 +325,7 @@ func serveReal(t *testing.T, mod func(*server.Options)) (string, *server.Server)
 		t.Fatal(err)
 	}
 	hs := s.HTTPServer()
+	hs.Handler = contract.Tap(t, hs.Handler)
 	go hs.Serve(ln)
 	t.Cleanup(func() {
 		s.Close()

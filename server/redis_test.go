@@ -18,6 +18,7 @@ import (
 
 	"golfsolitaire/client"
 	"golfsolitaire/fold"
+	"golfsolitaire/internal/contract"
 	"golfsolitaire/limit"
 	"golfsolitaire/match"
 	"golfsolitaire/protocol"
@@ -211,7 +212,7 @@ func startInstance(t *testing.T, st store.Store, own bool, mod ...func(*server.O
 	t.Helper()
 	in := &instance{st: st, own: own}
 	// The listener exists before the server, which needs its address.
-	in.ts = httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { in.srv.ServeHTTP(w, r) }))
+	in.ts = httptest.NewUnstartedServer(contract.Tap(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { in.srv.ServeHTTP(w, r) })))
 	in.url = "http://" + in.ts.Listener.Addr().String()
 	opts := server.Options{
 		Store: st, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), ResyncEvery: 200 * time.Millisecond,

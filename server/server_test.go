@@ -11,6 +11,7 @@ import (
 
 	"golfsolitaire/client"
 	"golfsolitaire/golf"
+	"golfsolitaire/internal/contract"
 	"golfsolitaire/limit"
 	"golfsolitaire/match"
 	"golfsolitaire/protocol"
@@ -50,7 +51,9 @@ func newTestServer(t *testing.T, st store.Store, mod ...func(*server.Options)) (
 	if err != nil {
 		t.Fatal(err)
 	}
-	ts := httptest.NewServer(s)
+	// Every answer and frame the tests see is held to docs/openapi.yaml
+	// and docs/asyncapi.yaml.
+	ts := httptest.NewServer(contract.Tap(t, s))
 	t.Cleanup(func() {
 		s.Close()
 		ts.Close()

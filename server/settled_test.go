@@ -520,6 +520,11 @@ func (o *oracle) checkView(v *match.View, seat int) []string {
 			o.behind++
 		}
 		want := o.board(d, moves, s.done[p] && whole)
+		if s.done[p] {
+			// The score of a finished seat is its real one
+			// (docs/fairplay.md), whatever the board shown.
+			want.score = s.score[p]
+		}
 		row := v.Progress[p]
 		if row.Seat != p || row.Done != s.done[p] {
 			out = append(out, fmt.Sprintf("progress of seat %d: %+v, want done %v", p, row, s.done[p]))

@@ -15,6 +15,7 @@ import (
 
 	"golfsolitaire/client"
 	"golfsolitaire/fold"
+	"golfsolitaire/internal/contract"
 	"golfsolitaire/limit"
 	"golfsolitaire/match"
 	"golfsolitaire/protocol"
@@ -449,7 +450,7 @@ func TestTournamentRestart(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		hs := httptest.NewServer(s)
+		hs := httptest.NewServer(contract.Tap(t, s))
 		return s, hs.URL, func() { s.Close(); hs.Close(); st.Close(); rc.Close() }
 	}
 	_, url1, stop1 := instance()

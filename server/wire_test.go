@@ -171,7 +171,7 @@ func TestPatchesOfOwnViews(t *testing.T) {
 }
 
 // leanFrame checks the shape of a frame that keeps the wire small
-// (docs/protocol.md "Live events", issue 15), given the view as sent
+// (docs/protocol.md "Live events"), given the view as sent
 // before it (raw JSON, as the server wrote it), and returns the view
 // after it: an event does not repeat the frame's v; a patch frame's event
 // has no at and its base is left out when it is v-1; an event with the

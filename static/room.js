@@ -1184,7 +1184,7 @@ banner(t('conn.connecting'), true);
 const socket = openSocket({
   path: () => '/ws',
   hello: () => {
-    const hello = { type: 'hello', protocol: 1, room: code, since: state.lastV };
+    const hello = { type: 'hello', protocol: 2, room: code, since: state.lastV };
     if (state.token) hello.token = state.token;
     return hello;
   },

@@ -1,0 +1,65 @@
+package main
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// TestTreeStandsAlone: the repository speaks of the product only. No file
+// points outside it (a "../shared" path: whoever clones the project could
+// not follow it), and none names the work sessions or tickets that made
+// it ("session 12", "issue 15"), which mean nothing to a reader.
+// docs/performance.md is exempt from the second rule until it is
+// rewritten as the current figures.
+func TestTreeStandsAlone(t *testing.T) {
+	t.Parallel()
+	outside := regexp.MustCompile(`\.\./shared|shared/docs/`)
+	diary := regexp.MustCompile(`(?i)\b(sessions?|issues?) #?[0-9]+\b`)
+	n := 0
+	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			switch d.Name() {
+			case ".git", "artifacts", "node_modules":
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		if strings.ContainsRune(string(b[:min(len(b), 8000)]), 0) {
+			return nil // binary
+		}
+		n++
+		text := string(b)
+		if path == "tree_test.go" {
+			return nil // the rules themselves
+		}
+		if m := outside.FindString(text); m != "" {
+			t.Errorf("%s points outside the repository (%q)", path, m)
+		}
+		if path != filepath.Join("docs", "performance.md") {
+			if m := diary.FindString(text); m != "" {
+				t.Errorf("%s names %q: say what the change does instead", path, m)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n < 100 {
+		t.Fatalf("only %d files read", n)
+	}
+}

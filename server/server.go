@@ -28,6 +28,7 @@ import (
 	"golfsolitaire/seedpool"
 	"golfsolitaire/solverpool"
 	"golfsolitaire/store"
+	"golfsolitaire/tourney"
 )
 
 // Options configure a Server. The zero value of each field means its
@@ -175,6 +176,10 @@ type Options struct {
 	// MetricsElsewhere leaves GET /metrics out of the routes: serve
 	// MetricsHandler on its own listener instead (--metrics-addr).
 	MetricsElsewhere bool
+	// Schedule is the tournaments the server creates ahead of their start
+	// (schedule.go): tourney.ParseSchedule's; nil: none. Every instance
+	// may run it; each slot is still created once.
+	Schedule tourney.Schedule
 	// MaxDelayed caps the messages a room holds back for its spectator
 	// delay (hub.go); default 2,000.
 	MaxDelayed int
@@ -239,6 +244,8 @@ type Server struct {
 	botNet *botNet
 	// fair is the fair-play analysis (fairplay.go); nil when off.
 	fair *fairplayState
+	// live is the latest answer of GET /api/live (live.go).
+	live liveCache
 }
 
 // New returns a server.
@@ -331,6 +338,7 @@ func New(opts Options) (*Server, error) {
 	s.startFairplay(opts.Fairplay)
 	s.routes()
 	s.startTournamentClock()
+	s.startSchedule()
 	s.bots.Start()
 	return s, nil
 }
@@ -355,6 +363,7 @@ func (s *Server) routes() {
 	m.HandleFunc("GET /api/rooms/{code}/holes/{hole}/analysis", s.getReview)
 	m.HandleFunc("POST /api/rooms/{code}/bots", s.addBot)
 	m.HandleFunc("POST /api/quickmatch", s.quickMatch)
+	m.HandleFunc("GET /api/live", s.getLive)
 	s.fairplayRoutes(m)
 	s.tournamentRoutes(m)
 	s.accountRoutes(m)

@@ -3,21 +3,14 @@ package main
 import (
 	"bufio"
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"log/slog"
 	"net"
 	"net/http"
-	"net/http/pprof"
 	"net/url"
-	"os"
-	"runtime"
-	rpprof "runtime/pprof"
 	"slices"
 	"strconv"
 	"strings"
@@ -25,9 +18,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"golfsolitaire/limit"
 	"golfsolitaire/load"
-	"golfsolitaire/server"
 )
 
 // loadConfig is the load command's command line.
@@ -46,11 +37,17 @@ type loadConfig struct {
 	json       bool
 	pprofAddr  string
 	cpuProfile string
-	seed       uint64
-	tournament int // entrants of a tournament run (cmd_load_tournament.go)
-	watchers   int
-	attackers  int    // attackers of each kind (--attack) in the attacker mix
-	attack     string // comma-separated attack kinds
+	memProfile string
+	// serverProcs is the server process's GOMAXPROCS (0: the default).
+	serverProcs int
+	// redisServer is the redis-server binary started for --serve redis.
+	redisServer string
+	fairplay    bool
+	seed        uint64
+	tournament  int // entrants of a tournament run (cmd_load_tournament.go)
+	watchers    int
+	attackers   int    // attackers of each kind (--attack) in the attacker mix
+	attack      string // comma-separated attack kinds
 }
 
 // attackHeader is the header the attacker mix puts each simulated client's
@@ -64,9 +61,14 @@ type loadReport struct {
 	Baseline *load.Result `json:"baseline,omitempty"`
 	// Ratio is the server's moves a second over the baseline's.
 	Ratio float64 `json:"ratio,omitempty"`
-	// CPURatio is the server's moves per CPU second over the baseline's:
-	// with --serve both include the load generator's own work.
-	CPURatio float64 `json:"cpuRatio,omitempty"`
+	// CPURatio is the server process's CPU a move per recipient over the
+	// baseline process's (cpuMicrosPerMovePerRecipient, --serve only);
+	// CPURatioWithStore counts the private redis-server's CPU too.
+	CPURatio          float64 `json:"cpuRatio,omitempty"`
+	CPURatioWithStore float64 `json:"cpuRatioWithStore,omitempty"`
+	// Fairplay is the server's fair-play analysis of the run's holes,
+	// when its detector is on.
+	Fairplay *fairplayReport `json:"fairplay,omitempty"`
 	// UnderAttack is the same honest traffic again, run while the
 	// attackers (--attackers) attack; Server is then the run before they
 	// started. Attacks is what each kind of attacker met.
@@ -83,7 +85,10 @@ func runLoad(ctx context.Context, args []string, e env) error {
 	fs.SetOutput(e.stderr)
 	var c loadConfig
 	fs.StringVar(&c.url, "url", "", "base URL of a running server on a loopback address, e.g. http://127.0.0.1:8080")
-	fs.StringVar(&c.serve, "serve", "", "start the server in this process instead, with the memory or redis store (REDIS_URL, default redis://127.0.0.1:6379/0)")
+	fs.StringVar(&c.serve, "serve", "", "start the server as a process of its own instead (this program's load-server), with the memory or redis store, and measure its CPU")
+	fs.StringVar(&c.redisServer, "redis-server", "redis-server", "with --serve redis: start a private redis-server from this program (looked up in PATH) on a free loopback port and measure its CPU too; empty: use REDIS_URL (default redis://127.0.0.1:6379/0), whose CPU is not measured")
+	fs.IntVar(&c.serverProcs, "server-procs", 0, "with --serve: the server process's GOMAXPROCS (cores it may use at once); 0: all")
+	fs.BoolVar(&c.fairplay, "fairplay", false, "with --serve: turn the server's fair-play detector on (serve's default) and report its analyses")
 	fs.IntVar(&c.rooms, "rooms", 10, "matches played at once")
 	fs.IntVar(&c.players, "players", 2, "players a room: 2 play match play, more stroke play")
 	fs.IntVar(&c.holes, "holes", 9, "holes a round")
@@ -95,7 +100,8 @@ func runLoad(ctx context.Context, args []string, e env) error {
 	fs.BoolVar(&c.baseline, "baseline", false, "also run the same traffic against a bare WebSocket broadcast server and report the ratio")
 	fs.BoolVar(&c.json, "json", false, "print the report as JSON")
 	fs.StringVar(&c.pprofAddr, "pprof", "", "with --serve, serve net/http/pprof on this loopback address")
-	fs.StringVar(&c.cpuProfile, "cpuprofile", "", "write a CPU profile of this process (with --serve: server and load generator) to the file")
+	fs.StringVar(&c.cpuProfile, "cpuprofile", "", "with --serve, write a CPU profile of the server process to the file")
+	fs.StringVar(&c.memProfile, "memprofile", "", "with --serve, write an allocation profile of the server process to the file when it stops")
 	fs.Uint64Var(&c.seed, "seed", 0, "seed of the random moves; 0 for random")
 	fs.IntVar(&c.tournament, "tournament", 0, "tournament mode: this many entrants play one stroke-play tournament (--holes, --think, --duration) while --watchers watch the leaderboard")
 	fs.IntVar(&c.watchers, "watchers", 4, "tournament mode: leaderboard watchers")
@@ -137,27 +143,23 @@ func runLoad(ctx context.Context, args []string, e env) error {
 	if c.pprofAddr != "" && !isLoopback(c.pprofAddr) {
 		return usageError("load: --pprof must be a loopback address")
 	}
-	if c.cpuProfile != "" {
-		f, err := os.Create(c.cpuProfile)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		if err := rpprof.StartCPUProfile(f); err != nil {
-			return err
-		}
-		defer rpprof.StopCPUProfile()
+	if c.serve == "" && (c.cpuProfile != "" || c.memProfile != "" || c.pprofAddr != "" || c.serverProcs != 0 || c.fairplay) {
+		return usageError("load: --cpuprofile, --memprofile, --pprof, --server-procs and --fairplay go with --serve")
+	}
+	if c.serverProcs < 0 {
+		return usageError("load: --server-procs must not be negative")
 	}
 
 	rep := loadReport{Store: "external"}
-	var memory func(context.Context) (load.Memory, error)
+	var serverCPU, storeCPU func() (time.Duration, error)
 	if c.serve != "" {
 		srv, err := startLoadServer(ctx, c, e)
 		if err != nil {
 			return err
 		}
 		defer srv.close()
-		c.url, rep.Store, memory = srv.url, c.serve, inProcessMemory
+		c.url, rep.Store = srv.url, c.serve
+		serverCPU, storeCPU = srv.srv.cpu, srv.storeCPU()
 		if c.playerRate < 0 {
 			c.playerRate = 0
 		}
@@ -171,18 +173,19 @@ func runLoad(ctx context.Context, args []string, e env) error {
 		}
 		u.Path = strings.TrimSuffix(u.Path, "/ws")
 		c.url = strings.TrimRight(u.String(), "/")
-		memory = metricsMemory(c.url)
 		if c.playerRate < 0 {
 			c.playerRate = 9
 		}
 	}
 
+	memory := metricsMemory(c.url)
 	if c.tournament > 0 {
 		return runTournamentLoad(ctx, c, e, rep.Store, memory)
 	}
 	cfg := load.Config{
 		URL: c.url, Rooms: c.rooms, Players: c.players, Holes: c.holes, Duration: c.duration,
 		Think: c.think, Rate: c.rate, PlayerRate: c.playerRate, Idle: c.idle, Seed: c.seed,
+		ServerCPU: serverCPU, StoreCPU: storeCPU,
 	}
 	if c.idle > 0 {
 		cfg.Memory = memory
@@ -194,13 +197,16 @@ func runLoad(ctx context.Context, args []string, e env) error {
 	if !c.json {
 		fmt.Fprintf(e.stderr, "load: %d rooms x %d players against %s (%s store) for %s...\n", c.rooms, c.players, c.url, rep.Store, c.duration)
 	}
+	fw := watchFairplay(ctx, c.url)
 	res, err := load.Run(ctx, cfg)
 	if err != nil {
+		fw.stop()
 		return err
 	}
 	rep.Server = res
+	rep.Fairplay = fw.finish(ctx, fairplayCatchUp)
 	if c.baseline {
-		base, err := runBaseline(ctx, cfg, e, c.json)
+		base, err := runBaseline(ctx, c, cfg, e)
 		if err != nil {
 			return err
 		}
@@ -208,8 +214,11 @@ func runLoad(ctx context.Context, args []string, e env) error {
 		if base.MovesPerSec > 0 {
 			rep.Ratio = res.MovesPerSec / base.MovesPerSec
 		}
-		if base.MovesPerCPUSec > 0 {
-			rep.CPURatio = res.MovesPerCPUSec / base.MovesPerCPUSec
+		if b := base.CPUMicrosPerMovePerRecipient; b > 0 && res.CPUMicrosPerMovePerRecipient > 0 {
+			rep.CPURatio = res.CPUMicrosPerMovePerRecipient / b
+			if res.Store != nil {
+				rep.CPURatioWithStore = (res.CPUMicrosPerMovePerRecipient + res.Store.CPUMicrosPerMovePerRecipient) / b
+			}
 		}
 	}
 	if c.json {
@@ -221,121 +230,109 @@ func runLoad(ctx context.Context, args []string, e env) error {
 	return nil
 }
 
-// runBaseline runs the same traffic against a load.Baseline on loopback.
-// Idle connections are not repeated.
-func runBaseline(ctx context.Context, cfg load.Config, e env, quiet bool) (*load.Result, error) {
-	b, err := load.NewBaseline(cfg.Players, cfg.Holes)
-	if err != nil {
-		return nil, err
+// runBaseline runs the same traffic against a load.Baseline on loopback,
+// in a process of its own with --serve (load-server --store baseline,
+// whose CPU is measured as the server's is), in this one otherwise. Idle
+// connections are not repeated.
+func runBaseline(ctx context.Context, c loadConfig, cfg load.Config, e env) (*load.Result, error) {
+	cfg.Idle, cfg.Memory, cfg.StoreCPU = 0, nil, nil
+	if c.serve != "" {
+		ch, err := startChild(ctx, []string{"--store", "baseline", "--players", strconv.Itoa(cfg.Players), "--holes", strconv.Itoa(cfg.Holes)}, c.serverProcs, e)
+		if err != nil {
+			return nil, err
+		}
+		defer ch.stop()
+		cfg.URL, cfg.ServerCPU = ch.url, ch.cpu
+	} else {
+		b, err := load.NewBaseline(cfg.Players, cfg.Holes)
+		if err != nil {
+			return nil, err
+		}
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			return nil, err
+		}
+		hs := &http.Server{Handler: b, ReadHeaderTimeout: 10 * time.Second}
+		go hs.Serve(ln)
+		defer func() {
+			sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer cancel()
+			hs.Shutdown(sctx)
+			hs.Close()
+		}()
+		cfg.URL, cfg.ServerCPU = "http://"+ln.Addr().String(), nil
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return nil, err
-	}
-	hs := &http.Server{Handler: b, ReadHeaderTimeout: 10 * time.Second}
-	go hs.Serve(ln)
-	defer func() {
-		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		hs.Shutdown(sctx)
-		hs.Close()
-	}()
-	cfg.URL = "http://" + ln.Addr().String()
-	cfg.Idle, cfg.Memory = 0, nil
-	if !quiet {
+	if !c.json {
 		fmt.Fprintf(e.stderr, "load: the same against the baseline at %s...\n", cfg.URL)
 	}
 	return load.Run(ctx, cfg)
 }
 
-// loadServer is a server started in this process for the load command.
+// loadServer is the server a load run started as a child process
+// (load-server), with the private redis-server it started for it, if any.
 type loadServer struct {
 	url   string
-	close func()
+	srv   *child
+	redis *child
+}
+
+func (l *loadServer) close() {
+	l.srv.stop()
+	if l.redis != nil {
+		l.redis.stop()
+	}
+}
+
+// storeCPU reads the private redis-server's CPU, when there is one.
+func (l *loadServer) storeCPU() func() (time.Duration, error) {
+	if l.redis == nil {
+		return nil
+	}
+	return l.redis.cpu
 }
 
 func startLoadServer(ctx context.Context, c loadConfig, e env) (*loadServer, error) {
-	sc := serveConfig{roomTTL: time.Hour}
-	var cleanup func()
+	args := []string{"--store", c.serve}
+	l := &loadServer{}
 	switch c.serve {
 	case "memory":
 	case "redis":
-		sc.redisURL = envDefault(e, "REDIS_URL", "redis://127.0.0.1:6379/0")
-		var b [6]byte
-		rand.Read(b[:])
-		sc.redisPrefix = "golf-load-" + hex.EncodeToString(b[:]) + ":"
-		cleanup = func() { deleteRedisPrefix(sc.redisURL, sc.redisPrefix) }
+		redisURL := envDefault(e, "REDIS_URL", "redis://127.0.0.1:6379/0")
+		if c.redisServer != "" {
+			r, err := startRedis(ctx, c.redisServer, e)
+			if err != nil {
+				return nil, err
+			}
+			l.redis, redisURL = r, r.url
+		}
+		args = append(args, "--redis-url", redisURL)
 	default:
 		return nil, usageError("load: --serve must be memory or redis")
 	}
-	st, _, closeStore, err := openStore(ctx, sc)
-	if err != nil {
-		return nil, usageError("load: %v", err)
-	}
-	pctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-	err = st.Ping(pctx)
-	cancel()
-	if err != nil {
-		closeStore()
-		return nil, fmt.Errorf("load: the %s store is not reachable: %w", c.serve, err)
-	}
-	// The load generator is one client per seat making moves as fast as it
-	// may: lift the flood limit rather than measure it. The per-client
-	// limits are lifted too (every client has this process's address),
-	// but for an attacker mix, which gives each client an address of its
-	// own in a header the server then trusts, and measures the defaults.
-	unlimited := limit.Rate{PerSecond: 1e6, Burst: 1e6}
-	limits := limit.NoLimits()
 	if c.attackers > 0 {
-		limits = limit.Limits{TrustedHeader: attackHeader}
+		args = append(args, "--trusted-proxy-header", attackHeader)
 	}
-	srv, err := server.New(server.Options{
-		Store: st, Logger: slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
-		PlayerRate: unlimited, SpectatorRate: unlimited, Limits: limits,
-	})
-	if err != nil {
-		closeStore()
-		return nil, err
+	if c.fairplay {
+		args = append(args, "--fairplay")
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		closeStore()
-		return nil, err
-	}
-	mux := http.NewServeMux()
-	mux.Handle("/", srv)
-	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
-	go hs.Serve(ln)
-	var ps *http.Server
 	if c.pprofAddr != "" {
-		pm := http.NewServeMux()
-		pm.HandleFunc("/debug/pprof/", pprof.Index)
-		pm.HandleFunc("/debug/pprof/profile", pprof.Profile)
-		pm.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
-		pm.HandleFunc("/debug/pprof/trace", pprof.Trace)
-		pl, err := net.Listen("tcp", c.pprofAddr)
-		if err != nil {
-			hs.Close()
-			closeStore()
-			return nil, err
-		}
-		ps = &http.Server{Handler: pm, ReadHeaderTimeout: 10 * time.Second}
-		go ps.Serve(pl)
+		args = append(args, "--pprof", c.pprofAddr)
 	}
-	return &loadServer{url: "http://" + ln.Addr().String(), close: func() {
-		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		srv.Close()
-		hs.Shutdown(sctx)
-		hs.Close()
-		if ps != nil {
-			ps.Close()
+	if c.cpuProfile != "" {
+		args = append(args, "--cpuprofile", c.cpuProfile)
+	}
+	if c.memProfile != "" {
+		args = append(args, "--memprofile", c.memProfile)
+	}
+	srv, err := startChild(ctx, args, c.serverProcs, e)
+	if err != nil {
+		if l.redis != nil {
+			l.redis.stop()
 		}
-		closeStore()
-		if cleanup != nil {
-			cleanup()
-		}
-	}}, nil
+		return nil, err
+	}
+	l.srv, l.url = srv, srv.url
+	return l, nil
 }
 
 // deleteRedisPrefix removes every key of a load run.
@@ -372,23 +369,6 @@ func isLoopback(hostport string) bool {
 	}
 	ip := net.ParseIP(host)
 	return ip != nil && ip.IsLoopback()
-}
-
-// inProcessMemory is this process's memory after a collection. With
-// --serve it counts the load generator's connections as well as the
-// server's.
-func inProcessMemory(context.Context) (load.Memory, error) {
-	runtime.GC()
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	m := load.Memory{Go: ms.HeapInuse + ms.StackInuse}
-	if b, err := os.ReadFile("/proc/self/statm"); err == nil {
-		if f := strings.Fields(string(b)); len(f) > 1 {
-			pages, _ := strconv.ParseUint(f[1], 10, 64)
-			m.RSS = pages * uint64(os.Getpagesize())
-		}
-	}
-	return m, nil
 }
 
 // serverCPU reads a server's process_cpu_seconds_total from its /metrics.
@@ -473,16 +453,13 @@ func parseMetrics(r io.Reader, names ...string) (map[string]float64, error) {
 // attackers, and reports both and what the attackers met.
 func runAttackMix(ctx context.Context, c loadConfig, cfg load.Config, kinds []string, rep loadReport, e env) error {
 	cfg.ClientHeader = attackHeader
-	// Against --url, the server's own CPU around each run.
-	cpu := func() float64 { return -1 }
-	if rep.Store == "external" {
-		cpu = func() float64 {
-			v, err := serverCPU(ctx, c.url)
-			if err != nil {
-				return -1
-			}
-			return v
+	// The server's own CPU around each run, from its /metrics.
+	cpu := func() float64 {
+		v, err := serverCPU(ctx, c.url)
+		if err != nil {
+			return -1
 		}
+		return v
 	}
 	cpu0 := cpu()
 	if !c.json {

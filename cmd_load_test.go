@@ -2,8 +2,12 @@ package main
 
 import (
 	"encoding/json"
+	"math"
+	"os"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"golfsolitaire/load"
 )
@@ -17,6 +21,8 @@ func TestLoad(t *testing.T) {
 	}{
 		{"match play, rounds of one hole", []string{"--rooms", "2", "--players", "2", "--holes", "1"}, false},
 		{"stroke play with the baseline", []string{"--rooms", "2", "--players", "3", "--baseline"}, true},
+		// Long enough for holes to finish (a hole is some 80 moves).
+		{"the detector on", []string{"--rooms", "2", "--players", "2", "--holes", "1", "--fairplay", "--duration", "6s", "--rate", "150"}, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -41,12 +47,28 @@ func TestLoad(t *testing.T) {
 			if s.SettleCPUSeconds < 0 || s.SettleCPUSeconds > s.CPUSeconds {
 				t.Errorf("settle CPU %v s, not part of the run's %v s", s.SettleCPUSeconds, s.CPUSeconds)
 			}
+			// The server is a process of its own, its CPU read from /proc.
+			if s.ServerCPUSeconds <= 0 || s.CPUMicrosPerMove <= 0 || math.Abs(s.CPUMicrosPerMovePerRecipient*float64(s.Players)-s.CPUMicrosPerMove) > 1e-6*s.CPUMicrosPerMove {
+				t.Errorf("server CPU %v s, %v µs a move, %v µs a move a recipient", s.ServerCPUSeconds, s.CPUMicrosPerMove, s.CPUMicrosPerMovePerRecipient)
+			}
+			if fp := rep.Fairplay; slices.Contains(tt.args, "--fairplay") {
+				if fp == nil || fp.HolesFinished == 0 || fp.HolesAnalysed+fp.HolesDropped+fp.HolesFailed > fp.HolesFinished || fp.MaxLagSeconds < 0 {
+					t.Errorf("fairplay: %+v", fp)
+				} else if fp.HolesAnalysed > 0 && fp.CPUMsPerHole <= 0 {
+					t.Errorf("fairplay: %d holes analysed with %v ms of CPU a hole", fp.HolesAnalysed, fp.CPUMsPerHole)
+				}
+			} else if fp != nil {
+				t.Errorf("fairplay %+v with the detector off", fp)
+			}
 			if !tt.baseline {
 				return
 			}
 			b := rep.Baseline
 			if b == nil || b.Moves == 0 || b.Errors != 0 || rep.Ratio <= 0 {
 				t.Fatalf("baseline run: %+v, ratio %v", b, rep.Ratio)
+			}
+			if b.CPUMicrosPerMovePerRecipient <= 0 || rep.CPURatio != s.CPUMicrosPerMovePerRecipient/b.CPUMicrosPerMovePerRecipient {
+				t.Errorf("baseline %v µs a move a recipient, server %v: cpuRatio %v", b.CPUMicrosPerMovePerRecipient, s.CPUMicrosPerMovePerRecipient, rep.CPURatio)
 			}
 			// The baseline sends each move's event with the whole view;
 			// the server a patch of the view sent before.
@@ -172,5 +194,72 @@ func TestServeWarnsOfPasswordInFlag(t *testing.T) {
 	}
 	if strings.Contains(r.stderr, "secret") || strings.Contains(r.err, "secret") {
 		t.Errorf("the password is in the output: %q %q", r.stderr, r.err)
+	}
+}
+
+// TestParseProcStat reads a process's CPU time from /proc/PID/stat lines,
+// command names with spaces and parentheses included.
+func TestParseProcStat(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name, line string
+		want       time.Duration
+		bad        bool
+	}{
+		{"plain", "1234 (golf) S 1 1234 1234 0 -1 4194560 100 0 0 0 250 75 0 0 20 0 12 0 100 1000 100", 3250 * time.Millisecond, false},
+		{"spaces and parentheses in the name", "77 (a (b) c) R 1 77 77 0 -1 0 0 0 0 0 1 2 0 0 20 0 1 0 1 1 1", 30 * time.Millisecond, false},
+		{"no name", "1234 golf S 1", 0, true},
+		{"too short", "1 (x) S 1 2 3", 0, true},
+		{"not a number", "1 (x) S 1 1 1 0 -1 0 0 0 0 0 x 2 0", 0, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := parseProcStat(tt.line)
+			if (err != nil) != tt.bad || got != tt.want {
+				t.Errorf("parseProcStat = %v, %v; want %v (error: %v)", got, err, tt.want, tt.bad)
+			}
+		})
+	}
+	// This process's own line parses.
+	if _, err := procCPU(os.Getpid()); err != nil {
+		t.Errorf("procCPU(self): %v", err)
+	}
+}
+
+// TestFairplaySummary: the report's counts are the differences between
+// the first and last readings, and the lag is how long the holes finished
+// by one reading waited until as many had been dealt with.
+func TestFairplaySummary(t *testing.T) {
+	t.Parallel()
+	at := func(s float64) time.Time { return time.Unix(1000, 0).Add(time.Duration(s * float64(time.Second))) }
+	tests := []struct {
+		name    string
+		samples []fairplaySample
+		want    fairplayReport
+	}{
+		{"nothing finished", []fairplaySample{{at: at(0), finished: 5, analysed: 5}, {at: at(1), finished: 5, analysed: 5}},
+			fairplayReport{CaughtUp: true}},
+		{"analysed at once", []fairplaySample{{at: at(0)}, {at: at(0.25), finished: 2, analysed: 2, cpu: 0.5}},
+			fairplayReport{HolesFinished: 2, HolesAnalysed: 2, CaughtUp: true, CPUMsPerHole: 250}},
+		{"a backlog caught up", []fairplaySample{
+			{at: at(0)},
+			{at: at(1), finished: 4, analysed: 1},
+			{at: at(2), finished: 6, analysed: 3, dropped: 1},
+			{at: at(5), finished: 6, analysed: 5, dropped: 1, cpu: 1},
+		}, fairplayReport{HolesFinished: 6, HolesAnalysed: 5, HolesDropped: 1, MaxLagSeconds: 3, CaughtUp: true, CPUMsPerHole: 200}},
+		{"never caught up", []fairplaySample{
+			{at: at(0)},
+			{at: at(1), finished: 3, analysed: 1, failed: 1},
+			{at: at(3), finished: 3, analysed: 1, failed: 1, cpu: 0.1},
+		}, fairplayReport{HolesFinished: 3, HolesAnalysed: 1, HolesFailed: 1, MaxLagSeconds: 2, CPUMsPerHole: 100}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := fairplaySummary(tt.samples)
+			got.CPUMsPerHole = float64(int(got.CPUMsPerHole*1000+0.5)) / 1000
+			if *got != tt.want {
+				t.Errorf("fairplaySummary = %+v, want %+v", *got, tt.want)
+			}
+		})
 	}
 }

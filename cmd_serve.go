@@ -31,6 +31,7 @@ import (
 	"golfsolitaire/store"
 	"golfsolitaire/store/memstore"
 	"golfsolitaire/store/redisstore"
+	"golfsolitaire/tourney"
 )
 
 // serveConfig is the server's configuration: flags, each with an
@@ -47,6 +48,7 @@ type serveConfig struct {
 	finishedTTL    time.Duration
 	readyWithin    time.Duration
 	tournamentTTL  time.Duration
+	schedule       string
 	logLevel       string
 	logFormat      string
 	databaseURL    string
@@ -144,6 +146,7 @@ func runServe(ctx context.Context, args []string, e env) error {
 	fs.DurationVar(&c.roomTTL, "room-ttl", envDuration(e, "GOLF_ROOM_TTL", 24*time.Hour), "how long an idle room is kept (env GOLF_ROOM_TTL)")
 	fs.DurationVar(&c.finishedTTL, "finished-ttl", envDuration(e, "GOLF_FINISHED_TTL", 24*time.Hour), "how long a finished room is kept (env GOLF_FINISHED_TTL)")
 	fs.DurationVar(&c.readyWithin, "ready-within", envDuration(e, "GOLF_READY_WITHIN", match.ReadyWithin), "how long a player who joins a public room has to say ready before the seat is released (env GOLF_READY_WITHIN)")
+	fs.StringVar(&c.schedule, "schedule", envDefault(e, "GOLF_SCHEDULE", tourney.DefaultSchedule), "tournaments created ahead on a schedule (UTC): off, or a list of hourly[@:MM], daily[@HH:MM], weekly[@DAY-HH:MM] (env GOLF_SCHEDULE)")
 	fs.DurationVar(&c.tournamentTTL, "tournament-ttl", envDuration(e, "GOLF_TOURNAMENT_TTL", 30*24*time.Hour), "how long a tournament, its rooms and its leaderboard are kept after it closes (env GOLF_TOURNAMENT_TTL)")
 	fs.StringVar(&c.logLevel, "log-level", envDefault(e, "GOLF_LOG_LEVEL", "info"), "debug, info, warn or error (env GOLF_LOG_LEVEL)")
 	fs.StringVar(&c.logFormat, "log-format", envDefault(e, "GOLF_LOG_FORMAT", "auto"), "auto (text on a terminal, else JSON), text or json (env GOLF_LOG_FORMAT)")
@@ -209,6 +212,10 @@ func runServe(ctx context.Context, args []string, e env) error {
 	if err != nil {
 		return usageError("serve: %v", err)
 	}
+	schedule, err := tourney.ParseSchedule(c.schedule)
+	if err != nil {
+		return usageError("serve: --schedule: %v", err)
+	}
 	if c.dbTimeout <= 0 {
 		return usageError("serve: --db-timeout: %v is not a positive duration", c.dbTimeout)
 	}
@@ -258,7 +265,7 @@ func runServe(ctx context.Context, args []string, e env) error {
 	opts := server.Options{
 		SignupRate: signups, AllowLinkedAccounts: c.allowLinkedAccounts, RatedProbation: c.ratedProbation,
 		Store: st, Logger: log, Pages: pages(log, acct, st), AllowedOrigins: origins, BaseURL: c.baseURL, FinishedTTL: c.finishedTTL,
-		ReadyWithin: c.readyWithin, TournamentTTL: c.tournamentTTL,
+		ReadyWithin: c.readyWithin, TournamentTTL: c.tournamentTTL, Schedule: schedule,
 		Accounts: acct, Sessions: sessions,
 		Limits: limits, Limiter: limiter, Sockets: sockets, MetricsElsewhere: c.metricsAddr != "", MaxDelayed: c.maxDelayed, PingEvery: c.pingEvery,
 		HTTP: server.HTTPTimeouts{ReadHeader: c.readHeaderTimeout, Read: c.readTimeout, Write: c.writeTimeout, Idle: c.idleTimeout},

@@ -141,3 +141,13 @@ func TestServerLimits(t *testing.T) {
 		t.Errorf("bad flag: %v", err)
 	}
 }
+
+// TestServeBadSchedule: a malformed --schedule stops serve with a usage
+// error saying what is expected, before anything is opened.
+func TestServeBadSchedule(t *testing.T) {
+	t.Parallel()
+	r := runCmd(t, "", "serve", "--addr", "127.0.0.1:0", "--schedule", "hourly,monthly")
+	if r.code != 2 || !strings.Contains(r.err+r.stderr, "--schedule") || !strings.Contains(r.err+r.stderr, "hourly, daily and weekly") {
+		t.Errorf("exit %d, err %q, stderr %q; want a usage error naming --schedule", r.code, r.err, r.stderr)
+	}
+}

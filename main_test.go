@@ -25,6 +25,12 @@ import (
 // goroutine nothing stops (scs v2.9.0's StopCleanup races with starting
 // it), one per server.
 func TestMain(m *testing.M) {
+	if os.Getenv(childEnv) != "" {
+		// load --serve started this binary as its server process
+		// (os.Executable): be the program, not its tests.
+		main()
+		os.Exit(0)
+	}
 	// Most of these tests run a command that waits on servers, sockets and
 	// stores: four at once (two by default on two cores).
 	testrun.AtLeastParallel(4)
@@ -113,7 +119,7 @@ func golden(t *testing.T, name string, r result) {
 // command's usage (exit 2), never "unknown command".
 func TestHelp(t *testing.T) {
 	t.Parallel()
-	want := []string{"serve", "worker", "deal", "replay", "analyse", "verify", "solve", "load", "healthcheck", "fairplay", "help"}
+	want := []string{"serve", "worker", "deal", "replay", "analyse", "verify", "solve", "load", "load-server", "healthcheck", "fairplay", "help"}
 	r := runCmd(t, "", "help")
 	if r.code != 0 || r.err != "" || r.stderr != "" {
 		t.Fatalf("help: %+v, want exit 0 and only standard output", r)
@@ -153,7 +159,7 @@ func TestUnknownCommand(t *testing.T) {
 		if r.code != 2 || r.stdout != "" || r.stderr != "" {
 			t.Errorf("%s: %+v, want exit 2 and nothing printed but the error", name, r)
 		}
-		want := fmt.Sprintf("unknown command %q: the commands are serve, deal, replay, verify, solve, load, healthcheck, fairplay, help", name)
+		want := fmt.Sprintf("unknown command %q: the commands are serve, deal, replay, analyse, verify, solve, load, load-server, healthcheck, fairplay, help", name)
 		if !strings.Contains(r.err, want) {
 			t.Errorf("%s: error %q, want it to contain %q", name, r.err, want)
 		}

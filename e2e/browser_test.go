@@ -67,10 +67,10 @@ func chromium(t *testing.T) string {
 }
 
 // newServer runs the real server, in memory, with the pages.
-func newServer(t *testing.T) *httptest.Server {
+func newServer(t *testing.T, mod ...func(*server.Options)) *httptest.Server {
 	t.Helper()
 	st := memstore.New(memstore.Options{Replay: fold.Replay}) // as cmd_serve.go
-	srv, err := server.New(server.Options{
+	opts := server.Options{
 		// Every browser comes from 127.0.0.1: sign-ups unlimited, and
 		// its accounts may share rated games.
 		SignupRate: limit.Rate{PerSecond: limit.Unlimited}, AllowLinkedAccounts: true,
@@ -86,7 +86,11 @@ func newServer(t *testing.T) *httptest.Server {
 		// argon2id's cheapest costs: every server computes a dummy hash,
 		// seconds at RFC 9106's 64 MiB under -race.
 		PasswordParams: accounts.Params{Time: 1, Memory: 64, Threads: 1, SaltLen: 16, KeyLen: 32},
-	})
+	}
+	for _, f := range mod {
+		f(&opts)
+	}
+	srv, err := server.New(opts)
 	if err != nil {
 		t.Fatal(err)
 	}

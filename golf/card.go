@@ -75,15 +75,24 @@ var suitSymbols = [4]string{"♣", "♦", "♥", "♠"}
 
 // String returns the card's code: rank then suit, upper case ("AS", "TD"),
 // "JK" for a joker and "--" for NoCard.
-func (c Card) String() string {
-	if c == Joker {
-		return "JK"
+func (c Card) String() string { return cardNames[c] }
+
+// cardNames are the names of every Card value, made once: a view names
+// every card of every board on every move.
+var cardNames = func() (names [256]string) {
+	for i := range names {
+		c := Card(i)
+		switch {
+		case c == Joker:
+			names[i] = "JK"
+		case !c.Valid():
+			names[i] = "--"
+		default:
+			names[i] = string([]byte{rankChars[c.Rank()], suitChars[c.Suit()]})
+		}
 	}
-	if !c.Valid() {
-		return "--"
-	}
-	return string([]byte{rankChars[c.Rank()], suitChars[c.Suit()]})
-}
+	return names
+}()
 
 // Symbol returns the display form with a suit symbol ("A♠", "10♦"), and
 // "🃏" for a joker.

@@ -62,6 +62,14 @@ type Config struct {
 	// it (--trusted-proxy-header) applies its per-client limits to each.
 	// Empty: every client has the load generator's address.
 	ClientHeader string
+	// ServerCPU, when set, reads the CPU time the server's process has
+	// used (load --serve runs the server as a child process and reads
+	// /proc): it is read as the window opens and once the server has gone
+	// quiet after it (Settle), and the difference is Result.ServerCPUSeconds.
+	ServerCPU func() (time.Duration, error)
+	// StoreCPU is the same for the store's process (a redis-server), when
+	// it can be read: Result.Store.
+	StoreCPU func() (time.Duration, error)
 }
 
 // Memory is a server's memory use.
@@ -117,6 +125,36 @@ type Result struct {
 	// number of recipients of each move.
 	Bytes                    int64   `json:"bytes"`
 	BytesPerMovePerRecipient float64 `json:"bytesPerMovePerRecipient"`
+	// ServerCPUSeconds is the CPU time of the server's own process
+	// (Config.ServerCPU) from the window's start until it went quiet
+	// after it, so the work the window's moves queued (best scores,
+	// fair-play analyses) counts; CPUMicrosPerMove is that over Moves,
+	// and CPUMicrosPerMovePerRecipient that over Players too. Zero when
+	// the server's CPU cannot be read (--url).
+	ServerCPUSeconds             float64 `json:"serverCpuSeconds,omitempty"`
+	CPUMicrosPerMove             float64 `json:"cpuMicrosPerMove,omitempty"`
+	CPUMicrosPerMovePerRecipient float64 `json:"cpuMicrosPerMovePerRecipient,omitempty"`
+	// Store is the store process's CPU over the same span
+	// (Config.StoreCPU), when it can be read.
+	Store *ProcessCPU `json:"store,omitempty"`
+}
+
+// ProcessCPU is a process's CPU time over a run, and per move.
+type ProcessCPU struct {
+	CPUSeconds                   float64 `json:"cpuSeconds"`
+	CPUMicrosPerMove             float64 `json:"cpuMicrosPerMove"`
+	CPUMicrosPerMovePerRecipient float64 `json:"cpuMicrosPerMovePerRecipient"`
+}
+
+// processCPU turns a CPU time into a ProcessCPU for moves moves seen by
+// players recipients each.
+func processCPU(cpu time.Duration, moves int64, players int) ProcessCPU {
+	p := ProcessCPU{CPUSeconds: cpu.Seconds()}
+	if moves > 0 {
+		p.CPUMicrosPerMove = float64(cpu.Microseconds()) / float64(moves)
+		p.CPUMicrosPerMovePerRecipient = p.CPUMicrosPerMove / float64(players)
+	}
+	return p
 }
 
 // IdleResult is the memory the idle connections cost the server.
@@ -225,6 +263,8 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	}
 	r.started = time.Now()
 	cpu0 := cpuTime()
+	server0, serverOK := readCPU(cfg.ServerCPU)
+	store0, storeOK := readCPU(cfg.StoreCPU)
 	play, pcancel := context.WithDeadline(ctx, r.started.Add(cfg.Duration))
 	defer pcancel()
 	var wg sync.WaitGroup
@@ -239,9 +279,15 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	elapsed := time.Since(r.started)
 	var settle time.Duration
 	if cfg.Settle {
-		settle = settleCPU(ctx)
+		settle = settleCPU(ctx, cpuTime)
+		if serverOK {
+			// The server is a process of its own: wait for it too.
+			settleCPU(ctx, func() time.Duration { d, _ := readCPU(cfg.ServerCPU); return d })
+		}
 	}
 	cpu := cpuTime() - cpu0
+	server1, serverOK1 := readCPU(cfg.ServerCPU)
+	store1, storeOK1 := readCPU(cfg.StoreCPU)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -263,7 +309,24 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	if res.Moves > 0 {
 		res.BytesPerMovePerRecipient = float64(res.Bytes) / float64(res.Moves) / float64(cfg.Players)
 	}
+	if serverOK && serverOK1 {
+		p := processCPU(server1-server0, res.Moves, cfg.Players)
+		res.ServerCPUSeconds, res.CPUMicrosPerMove, res.CPUMicrosPerMovePerRecipient = p.CPUSeconds, p.CPUMicrosPerMove, p.CPUMicrosPerMovePerRecipient
+	}
+	if storeOK && storeOK1 {
+		p := processCPU(store1-store0, res.Moves, cfg.Players)
+		res.Store = &p
+	}
 	return res, nil
+}
+
+// readCPU reads a process's CPU time, if read is set and works.
+func readCPU(read func() (time.Duration, error)) (time.Duration, bool) {
+	if read == nil {
+		return 0, false
+	}
+	d, err := read()
+	return d, err == nil
 }
 
 // forEach runs f for 0..n-1, at most limit at once, and returns the first
@@ -683,10 +746,10 @@ func (t *tracker) take() []time.Duration {
 // queued and that the server does later (best scores still queued when
 // the moves stop); leaving it out would make the moves look cheaper than
 // they are.
-func settleCPU(ctx context.Context) time.Duration {
+func settleCPU(ctx context.Context, cpu func() time.Duration) time.Duration {
 	t := time.NewTicker(settleEvery)
 	defer t.Stop()
-	return settle(ctx, cpuTime, t.C, int(settleMax/settleEvery))
+	return settle(ctx, cpu, t.C, int(settleMax/settleEvery))
 }
 
 // settle is settleCPU with its clock given: cpu reads the CPU time used,

@@ -62,6 +62,59 @@ func BenchmarkMoveViews(b *testing.B) {
 	}
 }
 
+// BenchmarkMoveDocs is BenchmarkMoveViews as the hub does it now: each
+// viewer's view as a Doc of shared parts (ViewCache) and its patch from
+// the parts that changed (patch.Differ), the same bytes as
+// BenchmarkMoveViews's diffs.
+func BenchmarkMoveDocs(b *testing.B) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	var r *Room
+	var cache ViewCache
+	var last [3]patch.Doc
+	viewers := []int{0, 1, SpectatorSeat}
+	fresh := func() {
+		r = benchMatch(b)
+		for k, s := range viewers {
+			last[k] = cache.Doc(r, s)
+		}
+	}
+	fresh()
+	at := t0
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		if r.Status != Playing {
+			b.StopTimer()
+			fresh()
+			b.StartTimer()
+		}
+		h := r.CurrentHole()
+		seat := rng.IntN(2)
+		if h.Games[seat].Done {
+			seat = 1 - seat
+		}
+		legal := h.State(r.Settings.Variant, seat).Legal()
+		ev := Event{Kind: KindMove, At: at, Seat: seat, Hole: h.Number}
+		if len(legal) == 0 {
+			ev = Event{Kind: KindStand, At: at, Seat: seat, Hole: h.Number}
+		} else {
+			ev.Move = legal[rng.IntN(len(legal))]
+		}
+		at = at.Add(time.Second)
+		if _, err := r.Apply(ev); err != nil {
+			b.Fatal(err)
+		}
+		var d patch.Differ
+		for k, s := range viewers {
+			doc := cache.Doc(r, s)
+			if _, err := d.AppendDiff(nil, last[k], doc); err != nil {
+				b.Fatal(err)
+			}
+			last[k] = doc
+		}
+	}
+}
+
 // benchMatch is an eighteen-hole, two-seat match with spectators, its
 // first hole just dealt.
 func benchMatch(tb testing.TB) *Room {

@@ -140,9 +140,34 @@ const NoSeat = -2
 // now. A player's own board and own progress row are live; everything of
 // any other seat's hole comes from Others (the settled board).
 func (r *Room) View(seat int) View {
+	v := r.sharedView(r.Standings())
+	v.You = seat
+	h := r.CurrentHole()
+	if h == nil {
+		return v
+	}
+	own := seat >= 0 && seat < len(h.Games)
+	if !own && !(seat == SpectatorSeat && r.Settings.Spectators) {
+		return v
+	}
+	for i := range h.Games {
+		if own && i == seat {
+			v.Board = r.board(h, i)
+			continue
+		}
+		v.Boards = append(v.Boards, r.Others(h, i, seat).Board)
+	}
+	return v
+}
+
+// sharedView is what every viewer's view holds alike: all but You, Board
+// and Boards. Progress rows are alike too: a row holds only whether the
+// seat has finished the hole, and its score and end once it has (the real
+// game's, public race information), for its own player as for anyone else.
+func (r *Room) sharedView(st Standings) View {
 	v := View{
 		V: r.Version, Code: r.Code, Settings: r.Settings, Status: r.Status, Round: r.Round,
-		You: seat, Standings: r.Standings(), Progress: []Finish{}, Revealed: []int{},
+		Standings: st, Progress: []Finish{}, Revealed: []int{},
 		Tournament: r.Tournament,
 	}
 	if r.Status != Waiting {
@@ -186,20 +211,13 @@ func (r *Room) View(seat int) View {
 	if r.Settings.HoleClock > 0 && r.Status == Playing {
 		v.HoleClock = &Clock{Started: h.Started, Deadline: h.Started.Add(time.Duration(r.Settings.HoleClock) * time.Second)}
 	}
-	own := seat >= 0 && seat < len(h.Games)
-	showBoards := own || (seat == SpectatorSeat && r.Settings.Spectators)
-	for i := range h.Games {
-		if own && i == seat {
-			b := r.board(h, i)
-			v.Board = b
-			v.Progress = append(v.Progress, progressOf(b, h.Games[i]).Finish())
-			continue
+	for i, g := range h.Games {
+		f := Finish{Seat: i, Done: g.Done}
+		if g.Done {
+			score := g.Score
+			f.Score, f.End = &score, g.End
 		}
-		sh := r.Others(h, i, seat)
-		v.Progress = append(v.Progress, sh.Progress.Finish())
-		if showBoards {
-			v.Boards = append(v.Boards, sh.Board)
-		}
+		v.Progress = append(v.Progress, f)
 	}
 	return v
 }

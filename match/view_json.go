@@ -16,77 +16,99 @@ import (
 // field of the structs written here is written (a field added to View or
 // its parts must be added here too).
 func (v *View) AppendJSON(b []byte) []byte {
-	b = append(b, `{"v":`...)
-	b = strconv.AppendInt(b, v.V, 10)
-	b = append(b, `,"code":`...)
-	b = appendString(b, v.Code)
-	b = append(b, `,"settings":`...)
-	b = v.Settings.appendJSON(b)
-	b = append(b, `,"status":`...)
-	b = appendString(b, string(v.Status))
-	b = append(b, `,"round":`...)
-	b = strconv.AppendInt(b, int64(v.Round), 10)
-	b = append(b, `,"hole":`...)
-	b = strconv.AppendInt(b, int64(v.Hole), 10)
-	if v.HoleClock != nil {
-		b = append(b, `,"clock":{"started":`...)
+	b = append(b, '{')
+	first := true
+	for i := range viewMembers {
+		m := &viewMembers[i]
+		if m.omit != nil && m.omit(v) {
+			continue
+		}
+		if !first {
+			b = append(b, ',')
+		}
+		first = false
+		b = append(b, m.key...)
+		b = append(b, ':')
+		b = m.val(v, b)
+	}
+	return append(b, '}')
+}
+
+// viewMember is a member of a view's encoding: its name (quoted), when it
+// is left out (nil: never), and how its value is written. AppendJSON
+// writes them in this order, and ViewCache encodes each on its own.
+type viewMember struct {
+	key  string
+	omit func(v *View) bool
+	val  func(v *View, b []byte) []byte
+}
+
+// The members of a view, in the order of View's fields.
+const (
+	mV = iota
+	mCode
+	mSettings
+	mStatus
+	mRound
+	mHole
+	mClock
+	mCommitment
+	mSeed
+	mDeals
+	mTournament
+	mYou
+	mSeats
+	mBoard
+	mBoards
+	mProgress
+	mStandings
+	mRevealed
+	mBest
+	mDifficulty
+	mDifficultyName
+	nViewMembers
+)
+
+var viewMembers = [nViewMembers]viewMember{
+	mV:        {`"v"`, nil, func(v *View, b []byte) []byte { return strconv.AppendInt(b, v.V, 10) }},
+	mCode:     {`"code"`, nil, func(v *View, b []byte) []byte { return appendString(b, v.Code) }},
+	mSettings: {`"settings"`, nil, func(v *View, b []byte) []byte { return v.Settings.appendJSON(b) }},
+	mStatus:   {`"status"`, nil, func(v *View, b []byte) []byte { return appendString(b, string(v.Status)) }},
+	mRound:    {`"round"`, nil, func(v *View, b []byte) []byte { return strconv.AppendInt(b, int64(v.Round), 10) }},
+	mHole:     {`"hole"`, nil, func(v *View, b []byte) []byte { return strconv.AppendInt(b, int64(v.Hole), 10) }},
+	mClock: {`"clock"`, func(v *View) bool { return v.HoleClock == nil }, func(v *View, b []byte) []byte {
+		b = append(b, `{"started":`...)
 		b = appendTime(b, v.HoleClock.Started)
 		b = append(b, `,"deadline":`...)
 		b = appendTime(b, v.HoleClock.Deadline)
-		b = append(b, '}')
+		return append(b, '}')
+	}},
+	mCommitment: {`"commitment"`, func(v *View) bool { return v.Commitment == "" }, func(v *View, b []byte) []byte { return appendString(b, v.Commitment) }},
+	mSeed:       {`"seed"`, func(v *View) bool { return v.Seed == "" }, func(v *View, b []byte) []byte { return appendString(b, v.Seed) }},
+	mDeals:      {`"deals"`, func(v *View) bool { return len(v.Deals) == 0 }, func(v *View, b []byte) []byte { return appendStrings(b, v.Deals) }},
+	mTournament: {`"tournament"`, func(v *View) bool { return v.Tournament == "" }, func(v *View, b []byte) []byte { return appendString(b, v.Tournament) }},
+	mYou:        {`"you"`, nil, func(v *View, b []byte) []byte { return strconv.AppendInt(b, int64(v.You), 10) }},
+	mSeats:      {`"seats"`, nil, func(v *View, b []byte) []byte { return appendList(b, v.Seats, (*SeatView).appendJSON) }},
+	mBoard:      {`"board"`, func(v *View) bool { return v.Board == nil }, func(v *View, b []byte) []byte { return v.Board.appendJSON(b) }},
+	mBoards: {`"boards"`, func(v *View) bool { return len(v.Boards) == 0 }, func(v *View, b []byte) []byte {
+		return appendList(b, v.Boards, func(x **Board, b []byte) []byte { return appendBoard(b, *x) })
+	}},
+	mProgress:  {`"progress"`, nil, func(v *View, b []byte) []byte { return appendList(b, v.Progress, (*Finish).appendJSON) }},
+	mStandings: {`"standings"`, nil, func(v *View, b []byte) []byte { return v.Standings.appendJSON(b) }},
+	mRevealed:  {`"revealed"`, nil, func(v *View, b []byte) []byte { return appendInts(b, v.Revealed) }},
+	mBest: {`"best"`, func(v *View) bool { return len(v.Best) == 0 }, func(v *View, b []byte) []byte {
+		return appendList(b, v.Best, (*HoleBest).appendJSON)
+	}},
+	mDifficulty:     {`"difficulty"`, func(v *View) bool { return v.Difficulty == 0 }, func(v *View, b []byte) []byte { return strconv.AppendInt(b, int64(v.Difficulty), 10) }},
+	mDifficultyName: {`"difficultyName"`, func(v *View) bool { return v.DifficultyName == "" }, func(v *View, b []byte) []byte { return appendString(b, v.DifficultyName) }},
+}
+
+// appendBoard appends a board of View.Boards (null for nil).
+func appendBoard(b []byte, x *Board) []byte {
+	if x == nil {
+		return append(b, "null"...)
 	}
-	if v.Commitment != "" {
-		b = append(b, `,"commitment":`...)
-		b = appendString(b, v.Commitment)
-	}
-	if v.Seed != "" {
-		b = append(b, `,"seed":`...)
-		b = appendString(b, v.Seed)
-	}
-	if len(v.Deals) > 0 {
-		b = append(b, `,"deals":`...)
-		b = appendStrings(b, v.Deals)
-	}
-	if v.Tournament != "" {
-		b = append(b, `,"tournament":`...)
-		b = appendString(b, v.Tournament)
-	}
-	b = append(b, `,"you":`...)
-	b = strconv.AppendInt(b, int64(v.You), 10)
-	b = append(b, `,"seats":`...)
-	b = appendList(b, v.Seats, (*SeatView).appendJSON)
-	if v.Board != nil {
-		b = append(b, `,"board":`...)
-		b = v.Board.appendJSON(b)
-	}
-	if len(v.Boards) > 0 {
-		b = append(b, `,"boards":`...)
-		b = appendList(b, v.Boards, func(x **Board, b []byte) []byte {
-			if *x == nil {
-				return append(b, "null"...)
-			}
-			return (*x).appendJSON(b)
-		})
-	}
-	b = append(b, `,"progress":`...)
-	b = appendList(b, v.Progress, (*Finish).appendJSON)
-	b = append(b, `,"standings":`...)
-	b = v.Standings.appendJSON(b)
-	b = append(b, `,"revealed":`...)
-	b = appendInts(b, v.Revealed)
-	if len(v.Best) > 0 {
-		b = append(b, `,"best":`...)
-		b = appendList(b, v.Best, (*HoleBest).appendJSON)
-	}
-	if v.Difficulty != 0 {
-		b = append(b, `,"difficulty":`...)
-		b = strconv.AppendInt(b, int64(v.Difficulty), 10)
-	}
-	if v.DifficultyName != "" {
-		b = append(b, `,"difficultyName":`...)
-		b = appendString(b, v.DifficultyName)
-	}
-	return append(b, '}')
+	return x.appendJSON(b)
 }
 
 // appendJSON appends the settings as Settings.MarshalJSON, compacted (as

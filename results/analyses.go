@@ -33,9 +33,17 @@ func HoleJob(h Hole) (jobs.Job, error) {
 
 // Analyser analyses finished holes: a jobs.Handler for KindFairplay.
 type Analyser struct {
-	holds *review.Holds
-	marks Marks
-	log   *slog.Logger
+	holds   *review.Holds
+	marks   Marks
+	log     *slog.Logger
+	measure func(run func())
+}
+
+// WithMeasure has each analysis run by measure (nil: as is), which can
+// count its CPU time.
+func (a *Analyser) WithMeasure(measure func(run func())) *Analyser {
+	a.measure = measure
+	return a
 }
 
 // NewAnalyser returns an analyser filing evidence with holds; marks, when
@@ -56,7 +64,14 @@ func (a *Analyser) Work(ctx context.Context, j jobs.Job) error {
 		a.log.Error("fair-play analysis not run: its job is unreadable", "key", j.Key, "err", err)
 		return nil
 	}
-	stored, err := a.holds.Analyse(ctx, h.Hole)
+	var stored bool
+	var err error
+	analyse := func() { stored, err = a.holds.Analyse(ctx, h.Hole) }
+	if a.measure != nil {
+		a.measure(analyse)
+	} else {
+		analyse()
+	}
 	if err != nil {
 		return err
 	}

@@ -38,6 +38,9 @@ type PipelineOptions struct {
 	// Marks checks held marks after a round is recorded or a hole
 	// analysed; nil: none.
 	Marks Marks
+	// Measure, when set, runs each hole's analysis (to count its CPU
+	// time); nil: run as is.
+	Measure func(run func())
 	// ResultWorkers and FairplayWorkers size the pools (default 2 and 1).
 	ResultWorkers, FairplayWorkers int
 	// Registerer gets the pipeline's metrics (docs/deploy.md); nil: none.
@@ -81,7 +84,7 @@ func (p *Pipeline) Run(ctx context.Context) {
 			Recorded: p.metrics.recorded, Failed: p.metrics.recordFailed,
 		})}}
 		if p.o.Holds != nil {
-			w[jobs.KindFairplay] = jobs.Pool{Workers: max(p.o.FairplayWorkers, 1), Handler: NewAnalyser(p.o.Holds, p.o.Marks, p.o.Logger)}
+			w[jobs.KindFairplay] = jobs.Pool{Workers: max(p.o.FairplayWorkers, 1), Handler: NewAnalyser(p.o.Holds, p.o.Marks, p.o.Logger).WithMeasure(p.o.Measure)}
 		}
 		wg.Go(func() {
 			if err := p.o.Queue.Run(ctx, w); err != nil {

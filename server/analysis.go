@@ -43,11 +43,17 @@ func (s *Server) getBestLine(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, rp)
 }
 
-// warmBest solves the deals of holes that have just started, off the
+// warmBest solves the deal of a hole as soon as the hole starts, off the
 // hub's goroutine, in the solver pool at normal priority, so the end of
-// the hole finds the answer memoized. When the pool already has more
-// normal work waiting than it has workers it does nothing (the best is
-// then solved when the hole ends).
+// the hole finds its best score memoized (the analyzer keeps one answer a
+// deal for every room that plays it). A hole's deal is not solved earlier
+// (with the round's draw): most rooms under load, and many in play, never
+// reach their later holes, and each solve costs some 5 ms of CPU. Not in
+// tournament rooms: the tournament solves a hole's best on its own
+// goroutine once the hole is safe, and would wait for a warm-up queued at
+// normal priority behind other work. When the pool already has more
+// normal work waiting than it has workers it does nothing (a best is then
+// solved when its hole ends).
 func (s *Server) warmBest(r *match.Room, notices []match.Notice) {
 	if r.Tournament != "" {
 		return

@@ -326,7 +326,8 @@ func (c *conn) command(ctx context.Context, h *hub, seat int, data []byte) {
 		return
 	}
 	start := time.Now()
-	r := h.change(ctx, build)
+	a := &moveAck{c: c, seq: m.Seq}
+	r := h.changeAcked(ctx, a, build)
 	switch {
 	case errors.Is(r.err, match.ErrDuplicate):
 		c.enqueue(protocol.ServerMessage{Type: protocol.TypeAck, Seq: m.Seq, V: r.v, Duplicate: true}.Marshal())
@@ -337,7 +338,9 @@ func (c *conn) command(ctx context.Context, h *hub, seat int, data []byte) {
 			c.s.metrics.moves.Inc()
 			c.s.metrics.moveLatency.Observe(time.Since(start).Seconds())
 		}
-		c.enqueue(protocol.ServerMessage{Type: protocol.TypeAck, Seq: m.Seq, V: r.v}.Marshal())
+		if !a.sent {
+			c.enqueue(protocol.ServerMessage{Type: protocol.TypeAck, Seq: m.Seq, V: r.v}.Marshal())
+		}
 	}
 }
 

@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"runtime"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/alexedwards/scs/v2"
@@ -56,6 +58,10 @@ type fairplayState struct {
 	log      *slog.Logger
 	queued   prometheus.Counter
 	failed   prometheus.Counter
+	// finished counts the holes due for analysis (queued or not);
+	// cpu the CPU time the analyses took (their threads').
+	finished prometheus.Counter
+	cpu      prometheus.Counter
 	// holds analyses the holes, flags players and keeps rated rounds
 	// back while a player in them is held for review (package review).
 	holds *review.Holds
@@ -91,6 +97,8 @@ func (s *Server) startFairplay(o *Fairplay) {
 	held := counter("golf_fairplay_held_total", "Rated rounds held for review (a player in them was flagged).")
 	voided := counter("golf_fairplay_voided_total", "Rated rounds voided at once (a player's unfair play was confirmed).")
 	f.failed = counter("golf_fairplay_failed_total", "Fair-play analyses that failed (bad record or store error).")
+	f.finished = counter("golf_fairplay_finished_total", "Finished holes due for fair-play analysis, queued or not.")
+	f.cpu = counter("golf_fairplay_cpu_seconds_total", "CPU time the fair-play analyses took, on their own threads.")
 	f.holds = review.New(review.Options{Store: f.store, Accounts: s.acct.store, Config: cfg, Rule: rule, Logger: s.log, Now: s.now,
 		Held: held, Voided: voided, Analysed: analysed, Flagged: flagged, Failed: f.failed})
 	s.fair = f
@@ -146,6 +154,7 @@ func (s *Server) fairplayEntries(r *match.Room, notices []match.Notice) []store.
 		if err == nil {
 			e, err = jobs.Entry(j)
 		}
+		s.fair.finished.Inc()
 		if err != nil {
 			s.log.Error("fair-play: a finished hole cannot be queued", "room", r.Code, "hole", n.Hole, "err", err)
 			continue
@@ -153,6 +162,27 @@ func (s *Server) fairplayEntries(r *match.Room, notices []match.Notice) []store.
 		out = append(out, e)
 	}
 	return out
+}
+
+// measureAnalysis runs one hole's analysis on its own OS thread and adds
+// the thread's CPU time to golf_fairplay_cpu_seconds_total.
+func (s *Server) measureAnalysis(run func()) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	t0 := threadCPUTime()
+	defer func() { s.fair.cpu.Add((threadCPUTime() - t0).Seconds()) }()
+	run()
+}
+
+// threadCPUTime is the CPU time of the calling thread (Linux:
+// RUSAGE_THREAD; elsewhere the call fails and it reads 0).
+func threadCPUTime() time.Duration {
+	const rusageThread = 1
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(rusageThread, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // moderatorAPI reports whether a review API request may go on: review is

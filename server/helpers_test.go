@@ -43,6 +43,17 @@ func newEnv(t *testing.T, mod ...func(*server.Options)) *env {
 	return newEnvStore(t, st, mod...)
 }
 
+// newRecordingEnv is newEnv for tests that play whole matches as fast as
+// acks come back while every connection records every frame: on a busy
+// machine (two cores, the race detector, other packages' tests) a
+// connection's reader can fall further behind the players than the
+// default send buffer of 64 frames, and the server would drop it as too
+// slow to read updates, which is not what these tests are about.
+func newRecordingEnv(t *testing.T) *env {
+	t.Helper()
+	return newEnv(t, func(o *server.Options) { o.SendBuffer = 1 << 14 })
+}
+
 func newEnvStore(t *testing.T, st *memstore.Store, mod ...func(*server.Options)) *env {
 	t.Helper()
 	ts, api := newTestServer(t, st, mod...)

@@ -42,7 +42,7 @@ func TestHiddenInformation(t *testing.T) {
 			// on a loaded machine.
 			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 			defer cancel()
-			e := newEnv(t)
+			e := newRecordingEnv(t)
 			watchers, recs := playRecorded(t, ctx, e, tc.set, tc.players, tc.reconnect, uint64(i))
 			problems, stats := checkFrames(recs, watchers)
 			for _, p := range problems {

@@ -74,6 +74,14 @@ type hub struct {
 	// snapshots are the views last sent whole, by viewer seat (each
 	// valid at its own version only).
 	snapshots map[int]*sentView
+	// ack is the ack of the command being applied (changeAcked), and
+	// ackNow the same while its own event is fanned out: the mover's
+	// event and ack are queued together (sender.enqueueAcked), so they
+	// leave in one write.
+	ack, ackNow *moveAck
+	// views builds the viewers' views from parts shared between them
+	// and kept from one version to the next.
+	views match.ViewCache
 }
 
 // roomHubs are the live rooms of this instance.
@@ -136,6 +144,28 @@ func (h *hub) applyBatch([]*struct{}) {}
 func (h *hub) change(ctx context.Context, build func(r *match.Room) (match.Event, error)) result {
 	var r result
 	if err := h.do(ctx, func() { r = h.apply(ctx, build) }); err != nil {
+		return result{err: err}
+	}
+	return r
+}
+
+// moveAck is a command's ack, to queue with the mover's event frame.
+type moveAck struct {
+	c    *conn
+	seq  int64
+	sent bool // queued with the event
+}
+
+// changeAcked is change for a command of a connection: the ack goes out
+// with the event frame the connection is sent (a.sent); when the
+// connection got no frame (none attached here) the caller acks.
+func (h *hub) changeAcked(ctx context.Context, a *moveAck, build func(r *match.Room) (match.Event, error)) result {
+	var r result
+	if err := h.do(ctx, func() {
+		h.ack = a
+		r = h.apply(ctx, build)
+		h.ack = nil
+	}); err != nil {
 		return result{err: err}
 	}
 	return r
@@ -226,7 +256,9 @@ func (h *hub) apply(ctx context.Context, build func(r *match.Room) (match.Event,
 		}
 		if err == nil {
 			h.s.outboxWritten(outbox)
+			h.ackNow = h.ack
 			h.fanout(logged, v)
+			h.ackNow = nil
 			h.changed(before)
 			h.s.tournamentRoomChanged(h.room, notices)
 			h.s.casualRoundEnded(h.room, notices) // linked.go
@@ -478,46 +510,71 @@ func (h *hub) expireFinished() {
 }
 
 // sentView is a view as a connection was sent it: the base of the
-// connection's next patch.
+// connection's next patch. Its parts are shared with the views of other
+// viewers and versions (match.ViewCache).
 type sentView struct {
-	v    int64
+	v   int64
+	doc patch.Doc
+	// json is doc's encoding, made when a whole view is sent.
 	json []byte
+}
+
+// encoded is the view's encoding (View.AppendJSON's bytes).
+func (sv *sentView) encoded() []byte {
+	if sv.json == nil {
+		sv.json = sv.doc.AppendJSON(make([]byte, 0, sv.doc.Len()))
+	}
+	return sv.json
 }
 
 // fanout sends every connection the event as it may see it, with what
 // changed in its view since the view it was sent last: a patch of that
 // view, or the whole view for a connection with none on record and for
-// spectators held back by a delay (whose frames may be dropped).
+// spectators held back by a delay (whose frames may be dropped). The
+// views are built from shared parts, and each patch from the parts that
+// changed, every part's patch computed once for every viewer who had and
+// has the same (patch.Differ: patch.Diff's bytes).
 func (h *hub) fanout(l match.Logged, v int64) {
 	if len(h.conns) == 0 {
 		return
 	}
-	bySeat := map[int]*seatFrames{}
+	var seats [match.MaxSeats + 1]*seatFrames
+	var d patch.Differ
 	now := h.s.now()
 	delay := h.room.Settings.SpectatorDelay > 0
 	for c := range h.conns {
-		f, ok := bySeat[c.seat]
-		if !ok {
-			f = &seatFrames{ev: h.room.EventView(l, v, c.seat), view: &sentView{v: h.room.Version, json: h.encodeView(c.seat, c.sent)}}
-			bySeat[c.seat] = f
+		i := c.seat + 1 // the spectator seat is -1
+		if i < 0 || i >= len(seats) {
+			continue
+		}
+		f := seats[i]
+		if f == nil {
+			f = &seatFrames{ev: h.room.EventView(l, v, c.seat), view: &sentView{v: h.room.Version, doc: h.views.Doc(h.room, c.seat)}, differ: &d}
+			seats[i] = f
 		}
 		if delay && c.seat == match.SpectatorSeat {
 			continue // held once for all of them, below
 		}
 		msg := f.frame(c.sent, v)
 		c.sent = f.view
+		if a := h.ackNow; a != nil && a.c == c && !a.sent && c.seat >= 0 {
+			a.sent = true
+			c.out.enqueueAcked(msg, protocol.ServerMessage{Type: protocol.TypeAck, Seq: a.seq, V: v}.Marshal())
+			continue
+		}
 		h.deliver(c, msg, now)
 	}
-	if f, ok := bySeat[match.SpectatorSeat]; ok && delay {
+	if f := seats[0]; f != nil && delay {
 		h.hold(delayed{at: now.Add(time.Duration(h.room.Settings.SpectatorDelay) * time.Second), gen: h.specGen, msg: f.frame(nil, v)}, now)
 	}
 }
 
 // seatFrames are one viewer seat's frames of an event.
 type seatFrames struct {
-	ev   match.EventView
-	view *sentView
-	full []byte
+	ev     match.EventView
+	view   *sentView
+	differ *patch.Differ
+	full   []byte
 	// patchEvent is ev as patch frames carry it (encoded once).
 	patchEvent []byte
 	// patched holds the frame for each base, shared by the connections
@@ -532,7 +589,7 @@ func (f *seatFrames) frame(base *sentView, v int64) []byte {
 		if msg, ok := f.patched[base]; ok {
 			return msg
 		}
-		if p, err := patch.Diff(base.json, f.view.json); err == nil {
+		if p, err := f.differ.AppendDiff(make([]byte, 0, 256), base.doc, f.view.doc); err == nil {
 			if f.patchEvent == nil {
 				// A patch frame's event leaves its time out
 				// (docs/protocol.md).
@@ -550,7 +607,7 @@ func (f *seatFrames) frame(base *sentView, v int64) []byte {
 	}
 	if f.full == nil {
 		event := f.ev.AppendJSON(make([]byte, 0, 128))
-		f.full = protocol.EventFrame(v, event, f.view.json)
+		f.full = protocol.EventFrame(v, event, f.view.encoded())
 	}
 	return f.full
 }
@@ -622,32 +679,20 @@ func (h *hub) flushDelayed() {
 	}
 }
 
-// encodeView encodes the seat's view now (View.AppendJSON: the bytes of
-// json.Marshal, without reflection), in a buffer sized from the view last
-// sent, if any.
-func (h *hub) encodeView(seat int, last *sentView) []byte {
-	size := 2048
-	if last != nil {
-		size = len(last.json) + 256
-	}
-	v := h.room.View(seat)
-	return v.AppendJSON(make([]byte, 0, size))
-}
-
 // sendSnapshot sends the connection its whole view: the base of the
 // patches that follow. Connections of one viewer seat that attach at the
 // same version (a crowd of spectators) share one encoded view.
 func (h *hub) sendSnapshot(c *conn) {
 	sv := h.snapshots[c.seat]
 	if sv == nil || sv.v != h.room.Version {
-		sv = &sentView{v: h.room.Version, json: h.encodeView(c.seat, c.sent)}
+		sv = &sentView{v: h.room.Version, doc: h.views.Doc(h.room, c.seat)}
 		if h.snapshots == nil {
 			h.snapshots = map[int]*sentView{}
 		}
 		h.snapshots[c.seat] = sv
 	}
 	c.sent = sv
-	h.deliver(c, protocol.SnapshotFrame(h.room.Version, sv.json), h.s.now())
+	h.deliver(c, protocol.SnapshotFrame(h.room.Version, sv.encoded()), h.s.now())
 }
 
 // attachConn registers a connection: it checks the token, sends what the

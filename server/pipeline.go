@@ -35,7 +35,7 @@ func (s *Server) startPipeline() {
 		Registerer: s.metrics.reg, Logger: s.log,
 	}
 	if s.fair != nil {
-		o.Holds = s.fair.holds
+		o.Holds, o.Measure = s.fair.holds, s.measureAnalysis
 	}
 	s.pipe = results.NewPipeline(o)
 	s.tasks.goCtx(s.pipe.Run)

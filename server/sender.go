@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"errors"
+	"os"
 	"sync"
 	"time"
 
@@ -18,7 +19,7 @@ import (
 // sends it and then closes the socket, so nobody sleeps or polls.
 type sender struct {
 	ws      *websocket.Conn
-	queue   chan []byte
+	queue   chan outMsg
 	timeout time.Duration
 	// slow is called when a client is dropped for being too slow: its
 	// queue is full, or a write to it timed out.
@@ -37,15 +38,32 @@ type sender struct {
 	dead bool
 	// done is closed once the writer has stopped and the socket is closed.
 	done chan struct{}
+	// cork, when set, is the socket's connection: the writer corks it
+	// while it writes a message and the ack queued with it, so that both
+	// go in one write.
+	cork *corkConn
+}
+
+// outMsg is a queued message, and the ack to send right after it in the
+// same write (enqueueAcked), if any: the pair takes one place in the
+// queue.
+type outMsg struct {
+	msg, ack []byte
 }
 
 func newSender(ws *websocket.Conn, buffer int, timeout time.Duration, slow func()) *sender {
-	return &sender{ws: ws, queue: make(chan []byte, buffer), timeout: timeout, slow: slow,
+	return &sender{ws: ws, queue: make(chan outMsg, buffer), timeout: timeout, slow: slow,
 		closed: make(chan struct{}), done: make(chan struct{})}
 }
 
 // enqueue queues a message without ever blocking.
-func (s *sender) enqueue(msg []byte) {
+func (s *sender) enqueue(msg []byte) { s.enqueueOut(outMsg{msg: msg}) }
+
+// enqueueAcked queues an event frame and the ack of the command that made
+// it, which the writer sends together (one write on the socket).
+func (s *sender) enqueueAcked(msg, ack []byte) { s.enqueueOut(outMsg{msg: msg, ack: ack}) }
+
+func (s *sender) enqueueOut(msg outMsg) {
 	select {
 	case <-s.closed:
 		return
@@ -90,8 +108,8 @@ func (s *sender) run() {
 	defer close(s.done)
 	for {
 		select {
-		case msg := <-s.queue:
-			if ok, timedOut := s.write(msg, s.timeout); !ok {
+		case m := <-s.queue:
+			if ok, timedOut := s.writeOut(m, s.timeout); !ok {
 				// A write that timed out: the client does not read (fast
 				// enough), and is counted as slow, once.
 				if s.shut(websocket.StatusGoingAway, "", false, true) && timedOut && s.slow != nil {
@@ -108,8 +126,8 @@ func (s *sender) run() {
 			drain:
 				for {
 					select {
-					case msg := <-s.queue:
-						if ok, _ := s.write(msg, time.Until(deadline)); !ok {
+					case m := <-s.queue:
+						if ok, _ := s.writeOut(m, time.Until(deadline)); !ok {
 							break drain
 						}
 					default:
@@ -121,6 +139,27 @@ func (s *sender) run() {
 			return
 		}
 	}
+}
+
+// writeOut writes a queued message and its ack, corked into one write
+// when the socket can be; timedOut reports a write that failed because the
+// timeout passed.
+func (s *sender) writeOut(m outMsg, timeout time.Duration) (ok, timedOut bool) {
+	if m.ack == nil {
+		return s.write(m.msg, timeout)
+	}
+	if s.cork != nil {
+		s.cork.cork()
+	}
+	if ok, timedOut = s.write(m.msg, timeout); ok {
+		ok, timedOut = s.write(m.ack, timeout)
+	}
+	if s.cork != nil {
+		if err := s.cork.uncork(timeout); err != nil && ok {
+			ok, timedOut = false, errors.Is(err, os.ErrDeadlineExceeded)
+		}
+	}
+	return ok, timedOut
 }
 
 // write writes one message within timeout; timedOut reports a write that

@@ -30,6 +30,7 @@ import (
 	"golfsolitaire/seedpool"
 	"golfsolitaire/solverpool"
 	"golfsolitaire/store"
+	"golfsolitaire/tourney"
 )
 
 // Options configure a Server. The zero value of each field means its
@@ -188,6 +189,10 @@ type Options struct {
 	// MetricsElsewhere leaves GET /metrics out of the routes: serve
 	// MetricsHandler on its own listener instead (--metrics-addr).
 	MetricsElsewhere bool
+	// Schedule is the tournaments the server creates ahead of their start
+	// (schedule.go): tourney.ParseSchedule's; nil: none. Every instance
+	// may run it; each slot is still created once.
+	Schedule tourney.Schedule
 	// MaxDelayed caps the messages a room holds back for its spectator
 	// delay (hub.go); default 2,000.
 	MaxDelayed int
@@ -255,6 +260,8 @@ type Server struct {
 	// pipe relays outbox entries to the job queue and works it
 	// (pipeline.go).
 	pipe *results.Pipeline
+	// live is the latest answer of GET /api/live (live.go).
+	live liveCache
 }
 
 // New returns a server.
@@ -348,6 +355,7 @@ func New(opts Options) (*Server, error) {
 	s.startPipeline()
 	s.routes()
 	s.startTournamentClock()
+	s.startSchedule()
 	s.bots.Start()
 	return s, nil
 }
@@ -372,6 +380,7 @@ func (s *Server) routes() {
 	m.HandleFunc("GET /api/rooms/{code}/holes/{hole}/analysis", s.getReview)
 	m.HandleFunc("POST /api/rooms/{code}/bots", s.addBot)
 	m.HandleFunc("POST /api/quickmatch", s.quickMatch)
+	m.HandleFunc("GET /api/live", s.getLive)
 	s.fairplayRoutes(m)
 	s.tournamentRoutes(m)
 	s.accountRoutes(m)
@@ -475,12 +484,15 @@ func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
-	ws, err := websocket.Accept(w, r, &websocket.AcceptOptions{OriginPatterns: s.opts.AllowedOrigins})
+	cw := &corkWriter{ResponseWriter: w}
+	ws, err := websocket.Accept(cw, r, &websocket.AcceptOptions{OriginPatterns: s.opts.AllowedOrigins})
 	if err != nil {
 		return // Accept has written the HTTP error
 	}
 	ws.SetReadLimit(protocol.MaxMessage)
-	newConn(s, ws, requestClient(r, s.opts.Limits.TrustedHeader)).serve(r.Context())
+	c := newConn(s, ws, requestClient(r, s.opts.Limits.TrustedHeader))
+	c.out.cork = cw.conn
+	c.serve(r.Context())
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {

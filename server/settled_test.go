@@ -64,7 +64,7 @@ func TestSettledOracle(t *testing.T) {
 			t.Parallel()
 			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 			defer cancel()
-			e := newEnv(t)
+			e := newRecordingEnv(t)
 			o, watchers := playOracle(t, ctx, e, tc.set, tc.weights, uint64(i))
 			n, problems := o.checkAll(watchers)
 			for j, p := range problems {

@@ -128,6 +128,10 @@ func (s *Server) createTournament(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
+	if set.Schedule != "" {
+		s.fail(w, fmt.Errorf("%w: schedule is set by the server for the tournaments it creates on its schedule", tourney.ErrInvalid))
+		return
+	}
 	if set.Accounts && req.Name != "" {
 		// rated.go: a host who enters an accounts-only tournament enters
 		// by their account's name.

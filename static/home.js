@@ -274,3 +274,40 @@ if (dailyBoard) {
   refreshDaily();
   setInterval(refreshDaily, 30000);
 }
+
+// What is on now (GET /api/live, polled every 10 s while the page is
+// shown): players online, games in play, the featured game to watch and
+// the next scheduled tournaments with a countdown ticking every second.
+const liveBox = $('#live-counts');
+let scheduled = [];
+function countdown(at) {
+  const s = Math.round((Date.parse(at) - Date.now()) / 1000);
+  if (s <= 0) return t('home.liveStarting');
+  const d = Math.floor(s / 86400), hh = Math.floor((s % 86400) / 3600), mm = Math.floor((s % 3600) / 60), ss = s % 60;
+  const pad = (n) => String(n).padStart(2, '0');
+  return t('home.liveStartsIn', { time: (d ? num(d) + 'd ' : '') + (d || hh ? hh + ':' + pad(mm) : mm) + ':' + pad(ss) });
+}
+function tickScheduled() {
+  for (const el of document.querySelectorAll('#live-scheduled [data-starts]')) el.textContent = countdown(el.dataset.starts);
+}
+async function refreshLive() {
+  if (!liveBox || document.hidden) return;
+  let l;
+  try { l = await api('/api/live'); } catch { return; }
+  liveBox.textContent = t('home.liveCounts', { players: num(l.players), games: num(l.games), spectators: num(l.spectators) });
+  const f = $('#live-featured');
+  if (l.featured) {
+    f.replaceChildren(h('a', { href: l.featured.link, 'data-testid': 'live-featured-link' },
+      t('home.liveWatch', { players: (l.featured.seats || []).join(' · '), hole: num(l.featured.hole) })));
+  } else f.replaceChildren(t('home.liveNone'));
+  scheduled = l.scheduled || [];
+  const ul = $('#live-scheduled');
+  ul.replaceChildren(...(scheduled.length ? scheduled.map((x) => h('li', { 'data-testid': 'live-tournament' },
+    h('a', { href: x.link }, x.name), ' · ',
+    h('time', { datetime: x.startsAt, 'data-starts': x.startsAt, 'data-testid': 'live-countdown' }, countdown(x.startsAt)))) : [h('li', { class: 'note' }, t('tour.listEmpty'))]));
+}
+if (liveBox) {
+  refreshLive();
+  setInterval(refreshLive, 10000);
+  setInterval(tickScheduled, 1000);
+}

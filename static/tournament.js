@@ -66,9 +66,12 @@ async function listPage() {
     for (const st of ['live', 'upcoming', 'closed']) {
       const ul = $('#list-' + st);
       const items = list.filter((x) => x.status === st);
+      // Upcoming: soonest start first (those the host starts last).
+      if (st === 'upcoming') items.sort((a, b) => (a.settings.starts ? Date.parse(a.settings.starts) : Infinity) - (b.settings.starts ? Date.parse(b.settings.starts) : Infinity));
       ul.replaceChildren(...(items.length ? items.map((x) => h('li', { 'data-testid': 'tour-item' },
         h('a', { href: '/t/' + x.id }, x.name),
         ' · ' + rulesText(x.settings) + ' · ' + t('tour.entrants', { n: num(x.entrants) }),
+        ...(st === 'upcoming' && x.settings.starts ? [' · ', h('time', { datetime: x.settings.starts, 'data-testid': 'tour-starts' }, t('tour.startsAt', { time: fmtTime(x.settings.starts) }))] : []),
       )) : [h('li', { class: 'note' }, t('tour.listEmpty'))]));
     }
   };

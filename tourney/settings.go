@@ -70,6 +70,9 @@ type Settings struct {
 	// deals of anyone's hole are shown) before the close, since a late
 	// entrant plays the same deals.
 	LateEntry bool `json:"lateEntry,omitempty"`
+	// Schedule is the cadence of a tournament the server created on its
+	// schedule (Slot.Settings); empty for one a player created.
+	Schedule Cadence `json:"schedule,omitempty"`
 }
 
 // Limits.
@@ -132,6 +135,14 @@ func (s Settings) Validate() error {
 	}
 	if s.Difficulty < 0 || s.Difficulty > int(golf.Expert) {
 		return bad("difficulty must be 0 (any) or 1 (easy) to %d (expert)", golf.Expert)
+	}
+	switch s.Schedule {
+	case "", Hourly, Daily, Weekly:
+	default:
+		return bad("schedule must be hourly, daily or weekly, not %q", s.Schedule)
+	}
+	if s.Schedule != "" && s.Starts.IsZero() {
+		return bad("a scheduled tournament has a start time")
 	}
 	if s.Format == Knockout && !s.Closes.IsZero() {
 		return bad("a knockout closes when its final is decided")

@@ -1,8 +1,10 @@
-package patch
+package patch_test
 
 import (
 	"bytes"
 	"testing"
+
+	"golfsolitaire/protocol/patch"
 )
 
 // TestArrayEditBounds settles what docs/protocol.md says of an array
@@ -19,7 +21,7 @@ func TestArrayEditBounds(t *testing.T) {
 		{`[]`, `{"-":0,"+":[]}`, `[]`},
 		{`[1,2,3]`, `{"+":[],"-":2,"0":[9]}`, `[9]`},
 	} {
-		got, err := Apply([]byte(tt.old), []byte(tt.patch))
+		got, err := patch.Apply([]byte(tt.old), []byte(tt.patch))
 		if err != nil || string(got) != tt.want {
 			t.Errorf("Apply(%s, %s) = %s, %v; want %s", tt.old, tt.patch, got, err, tt.want)
 		}
@@ -34,7 +36,7 @@ func TestArrayEditBounds(t *testing.T) {
 		{`[1,2,3]`, `{"+":4}`},
 		{`[1,2,3]`, `{"+":{}}`},
 	} {
-		if got, err := Apply([]byte(tt.old), []byte(tt.patch)); err == nil {
+		if got, err := patch.Apply([]byte(tt.old), []byte(tt.patch)); err == nil {
 			t.Errorf("Apply(%s, %s) = %s, want an error", tt.old, tt.patch, got)
 		}
 	}
@@ -52,7 +54,7 @@ func TestDiffNeverWritesEmptyEdits(t *testing.T) {
 		pairs = append(pairs, [2]string{tt.old, tt.new})
 	}
 	for _, p := range pairs {
-		d, err := Diff([]byte(p[0]), []byte(p[1]))
+		d, err := patch.Diff([]byte(p[0]), []byte(p[1]))
 		if err != nil {
 			t.Fatalf("Diff(%s, %s): %v", p[0], p[1], err)
 		}

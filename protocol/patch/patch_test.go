@@ -1,4 +1,4 @@
-package patch
+package patch_test
 
 import (
 	"bytes"
@@ -14,6 +14,7 @@ import (
 
 	"golfsolitaire/golf"
 	"golfsolitaire/match"
+	"golfsolitaire/protocol/patch"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
@@ -44,7 +45,7 @@ var diffTests = []struct{ old, new, patch string }{
 
 func TestDiff(t *testing.T) {
 	for _, tt := range diffTests {
-		got, err := Diff([]byte(tt.old), []byte(tt.new))
+		got, err := patch.Diff([]byte(tt.old), []byte(tt.new))
 		if err != nil {
 			t.Errorf("Diff(%s, %s): %v", tt.old, tt.new, err)
 			continue
@@ -52,7 +53,7 @@ func TestDiff(t *testing.T) {
 		if string(got) != tt.patch {
 			t.Errorf("Diff(%s, %s) = %s, want %s", tt.old, tt.new, got, tt.patch)
 		}
-		applied, err := Apply([]byte(tt.old), got)
+		applied, err := patch.Apply([]byte(tt.old), got)
 		if err != nil {
 			t.Errorf("Apply(%s, %s): %v", tt.old, got, err)
 			continue
@@ -85,12 +86,12 @@ var badPatches = []struct{ old, patch, why string }{
 
 func TestApplyRefuses(t *testing.T) {
 	for _, tt := range badPatches {
-		got, err := Apply([]byte(tt.old), []byte(tt.patch))
+		got, err := patch.Apply([]byte(tt.old), []byte(tt.patch))
 		if err == nil {
 			t.Errorf("Apply(%s, %s) = %s, want an error", tt.old, tt.patch, got)
 			continue
 		}
-		if !errors.Is(err, ErrPatch) || !bytes.Contains([]byte(err.Error()), []byte(tt.why)) {
+		if !errors.Is(err, patch.ErrPatch) || !bytes.Contains([]byte(err.Error()), []byte(tt.why)) {
 			t.Errorf("Apply(%s, %s): %v, want ErrPatch saying %q", tt.old, tt.patch, err, tt.why)
 		}
 	}
@@ -108,7 +109,7 @@ func TestApplyValid(t *testing.T) {
 	for _, seats := range []int{1, 2} {
 		for _, views := range playViews(t, seats, 40) {
 			for i := 1; i < len(views); i++ {
-				p, err := Diff(views[i-1], views[i])
+				p, err := patch.Diff(views[i-1], views[i])
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -130,8 +131,8 @@ func TestApplyValid(t *testing.T) {
 		t.Fatalf("only %d bad patches are valid JSON", refused)
 	}
 	for _, pr := range pairs {
-		want, werr := Apply(pr.old, pr.patch)
-		got, gerr := ApplyValid(pr.old, pr.patch)
+		want, werr := patch.Apply(pr.old, pr.patch)
+		got, gerr := patch.ApplyValid(pr.old, pr.patch)
 		switch {
 		case (werr == nil) != (gerr == nil):
 			t.Errorf("Apply(%.60s, %.60s): %v; ApplyValid: %v", pr.old, pr.patch, werr, gerr)
@@ -154,11 +155,11 @@ func TestViewsGolden(t *testing.T) {
 			var sizes, fulls int
 			for viewer, views := range frames {
 				for i := 1; i < len(views); i++ {
-					p, err := Diff(views[i-1], views[i])
+					p, err := patch.Diff(views[i-1], views[i])
 					if err != nil {
 						t.Fatal(err)
 					}
-					got, err := Apply(views[i-1], p)
+					got, err := patch.Apply(views[i-1], p)
 					if err != nil {
 						t.Fatalf("viewer %d step %d: %v\npatch %s", viewer, i, err, p)
 					}
@@ -293,12 +294,12 @@ func FuzzRoundTrip(f *testing.F) {
 	}
 	f.Add([]byte(`{"a":[1,[2,3],{"b":[4]}]}`), []byte(`{"a":[1,[2],{"b":[4,5]},6],"c":null}`))
 	f.Fuzz(func(t *testing.T, a, b []byte) {
-		Diff(a, b) // whatever the input: no panic
+		patch.Diff(a, b) // whatever the input: no panic
 		old, new := canonical(a), canonical(b)
 		if old == nil || new == nil {
 			return
 		}
-		p, err := Diff(old, new)
+		p, err := patch.Diff(old, new)
 		if err != nil {
 			if bytes.Contains([]byte(err.Error()), []byte("nested too deeply")) {
 				return
@@ -308,7 +309,7 @@ func FuzzRoundTrip(f *testing.F) {
 		if len(p) > len(new)+2 {
 			t.Errorf("Diff(%s, %s) = %s: longer than the new document", old, new, p)
 		}
-		got, err := Apply(old, p)
+		got, err := patch.Apply(old, p)
 		if err != nil {
 			t.Fatalf("Apply(%s, %s): %v", old, p, err)
 		}
@@ -333,7 +334,7 @@ func addPatchSeeds(f *testing.F) {
 func FuzzApply(f *testing.F) {
 	addPatchSeeds(f)
 	f.Fuzz(func(t *testing.T, old, p []byte) {
-		got, err := Apply(old, p)
+		got, err := patch.Apply(old, p)
 		if err != nil {
 			return
 		}
@@ -355,8 +356,8 @@ func FuzzApplyValid(f *testing.F) {
 		if !json.Valid(old) || !json.Valid(p) {
 			return
 		}
-		want, werr := Apply(old, p)
-		got, gerr := ApplyValid(old, p)
+		want, werr := patch.Apply(old, p)
+		got, gerr := patch.ApplyValid(old, p)
 		if (werr == nil) != (gerr == nil) || !bytes.Equal(got, want) {
 			t.Fatalf("Apply(%q, %q) = %q, %v; ApplyValid: %q, %v", old, p, want, werr, got, gerr)
 		}
@@ -370,7 +371,7 @@ func BenchmarkDiffView(b *testing.B) {
 	b.ReportAllocs()
 	for i := 0; b.Loop(); i++ {
 		k := 1 + i%(len(frames)-1)
-		if _, err := Diff(frames[k-1], frames[k]); err != nil {
+		if _, err := patch.Diff(frames[k-1], frames[k]); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -383,13 +384,13 @@ func BenchmarkApplyView(b *testing.B) {
 	frames := playViews(t, 2, 24)[1]
 	var patches [][]byte
 	for k := 1; k < len(frames); k++ {
-		p, _ := Diff(frames[k-1], frames[k])
+		p, _ := patch.Diff(frames[k-1], frames[k])
 		patches = append(patches, p)
 	}
 	for _, fn := range []struct {
 		name  string
 		apply func(old, p []byte) ([]byte, error)
-	}{{"checked", Apply}, {"valid", ApplyValid}} {
+	}{{"checked", patch.Apply}, {"valid", patch.ApplyValid}} {
 		b.Run(fn.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for i := 0; b.Loop(); i++ {

@@ -1,0 +1,176 @@
+package match
+
+import (
+	"slices"
+	"strconv"
+
+	"golfsolitaire/golf"
+	"golfsolitaire/protocol/patch"
+)
+
+// ViewCache builds the views of a room's viewers (View) as patch.Docs
+// whose parts are encoded once and shared: what every viewer sees alike
+// (standings, seats, progress, ...) once per version, each settled board
+// once for every viewer shown it, a player's own board only when its game
+// changed, and every part that did not change since the version before
+// kept as the same patch.Value, so that a patch.Differ knows it unchanged
+// without comparing. A Doc's encoding is View.AppendJSON's, byte for byte.
+// It is for one goroutine (a room's hub); the zero value is ready.
+type ViewCache struct {
+	room    *Room
+	version int64
+	// shared holds the members alike for every viewer at version (nil:
+	// left out, or a viewer's own: you, board, boards); prev those of the
+	// version before, reused when unchanged.
+	shared [nViewMembers]*patch.Value
+	prev   [nViewMembers]*patch.Value
+	you    map[int]*patch.Value
+	// boards are the encoded boards of others, by the board shown (Shown
+	// gives every viewer of an event the same *Board), and by encoding.
+	boards  map[*Board]*patch.Value
+	encoded map[string]*patch.Value
+	own     map[int]*ownBoard
+	buf     []byte
+}
+
+// ownBoard is a player's own board as encoded last, with what it was
+// drawn from.
+type ownBoard struct {
+	hole  *Hole
+	game  *Game
+	moves []golf.Move
+	done  bool
+	end   string
+	val   *patch.Value
+}
+
+// Doc returns the view of seat (a seat or SpectatorSeat) of r now, as a
+// Doc.
+func (c *ViewCache) Doc(r *Room, seat int) patch.Doc {
+	c.update(r)
+	doc := make(patch.Doc, 0, nViewMembers)
+	for i := range viewMembers {
+		var val *patch.Value
+		switch i {
+		case mYou:
+			val = c.youOf(seat)
+		case mBoard:
+			val = c.ownOf(r, seat)
+		case mBoards:
+			val = c.othersOf(r, seat)
+		default:
+			val = c.shared[i]
+		}
+		if val != nil {
+			doc = append(doc, patch.Member{Key: viewMembers[i].key, Val: val})
+		}
+	}
+	return doc
+}
+
+// update encodes the shared members for r's version, once.
+func (c *ViewCache) update(r *Room) {
+	if c.room == r && c.version == r.Version && c.shared[mV] != nil {
+		return
+	}
+	if c.room != r {
+		// Another room (reloaded): nothing of the old one is reused.
+		*c = ViewCache{}
+	}
+	c.room, c.version = r, r.Version
+	c.prev, c.shared = c.shared, [nViewMembers]*patch.Value{}
+	v := r.sharedView(r.Standings())
+	for i := range viewMembers {
+		if i == mYou || i == mBoard || i == mBoards {
+			continue
+		}
+		m := &viewMembers[i]
+		if m.omit != nil && m.omit(&v) {
+			continue
+		}
+		c.buf = m.val(&v, c.buf[:0])
+		if p := c.prev[i]; p != nil && p.Is(c.buf) {
+			c.shared[i] = p
+			continue
+		}
+		c.shared[i] = patch.Raw(slices.Clone(c.buf))
+	}
+}
+
+func (c *ViewCache) youOf(seat int) *patch.Value {
+	if v, ok := c.you[seat]; ok {
+		return v
+	}
+	if c.you == nil {
+		c.you = map[int]*patch.Value{}
+	}
+	v := patch.Raw(strconv.AppendInt(nil, int64(seat), 10))
+	c.you[seat] = v
+	return v
+}
+
+// ownOf is seat's own board (nil for a spectator or before play), drawn
+// again only when its game changed.
+func (c *ViewCache) ownOf(r *Room, seat int) *patch.Value {
+	h := r.CurrentHole()
+	if h == nil || seat < 0 || seat >= len(h.Games) {
+		return nil
+	}
+	g := h.Games[seat]
+	if o := c.own[seat]; o != nil && o.hole == h && o.game == g && o.done == g.Done && o.end == g.End && slices.Equal(o.moves, g.Moves) {
+		return o.val
+	}
+	b := r.board(h, seat)
+	val := patch.Raw(b.appendJSON(nil))
+	if c.own == nil {
+		c.own = map[int]*ownBoard{}
+	}
+	c.own[seat] = &ownBoard{hole: h, game: g, moves: slices.Clone(g.Moves), done: g.Done, end: g.End, val: val}
+	return val
+}
+
+// othersOf is the boards member of seat's view: the settled boards of the
+// other seats (every seat for a spectator), nil when it has none.
+func (c *ViewCache) othersOf(r *Room, seat int) *patch.Value {
+	h := r.CurrentHole()
+	if h == nil {
+		return nil
+	}
+	own := seat >= 0 && seat < len(h.Games)
+	if !own && !(seat == SpectatorSeat && r.Settings.Spectators) {
+		return nil
+	}
+	elems := make([]*patch.Value, 0, len(h.Games))
+	for i := range h.Games {
+		if own && i == seat {
+			continue
+		}
+		elems = append(elems, c.boardOf(r.Others(h, i, seat).Board))
+	}
+	if len(elems) == 0 {
+		return nil
+	}
+	return patch.Array(elems)
+}
+
+// boardOf encodes a board of others once (by pointer, and by encoding:
+// rooms with undo draw settled boards anew for every view).
+func (c *ViewCache) boardOf(b *Board) *patch.Value {
+	if v, ok := c.boards[b]; ok {
+		return v
+	}
+	if c.boards == nil || len(c.boards) > 1024 {
+		c.boards = map[*Board]*patch.Value{}
+	}
+	c.buf = appendBoard(c.buf[:0], b)
+	v, ok := c.encoded[string(c.buf)]
+	if !ok {
+		if c.encoded == nil || len(c.encoded) > 1024 {
+			c.encoded = map[string]*patch.Value{}
+		}
+		v = patch.Raw(slices.Clone(c.buf))
+		c.encoded[string(c.buf)] = v
+	}
+	c.boards[b] = v
+	return v
+}

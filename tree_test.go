@@ -13,8 +13,6 @@ import (
 // points outside it (a "../shared" path: whoever clones the project could
 // not follow it), and none names the work sessions or tickets that made
 // it ("session 12", "issue 15"), which mean nothing to a reader.
-// docs/performance.md is exempt from the second rule until it is
-// rewritten as the current figures.
 func TestTreeStandsAlone(t *testing.T) {
 	t.Parallel()
 	outside := regexp.MustCompile(`\.\./shared|shared/docs/`)
@@ -49,10 +47,8 @@ func TestTreeStandsAlone(t *testing.T) {
 		if m := outside.FindString(text); m != "" {
 			t.Errorf("%s points outside the repository (%q)", path, m)
 		}
-		if path != filepath.Join("docs", "performance.md") {
-			if m := diary.FindString(text); m != "" {
-				t.Errorf("%s names %q: say what the change does instead", path, m)
-			}
+		if m := diary.FindString(text); m != "" {
+			t.Errorf("%s names %q: say what the change does instead", path, m)
 		}
 		return nil
 	})

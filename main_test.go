@@ -159,7 +159,7 @@ func TestUnknownCommand(t *testing.T) {
 		if r.code != 2 || r.stdout != "" || r.stderr != "" {
 			t.Errorf("%s: %+v, want exit 2 and nothing printed but the error", name, r)
 		}
-		want := fmt.Sprintf("unknown command %q: the commands are serve, deal, replay, analyse, verify, solve, load, load-server, healthcheck, fairplay, help", name)
+		want := fmt.Sprintf("unknown command %q: the commands are serve, worker, deal, replay, analyse, verify, solve, load, load-server, healthcheck, fairplay, help", name)
 		if !strings.Contains(r.err, want) {
 			t.Errorf("%s: error %q, want it to contain %q", name, r.err, want)
 		}

@@ -39,7 +39,9 @@ func TestDailyBoardInTheBrowser(t *testing.T) {
 		Accounts:       acct,
 		PasswordParams: accounts.Params{Time: 1, Memory: 64, Threads: 1, SaltLen: 16, KeyLen: 32},
 		Limits:         limit.NoLimits(),
-		Fairplay:       &server.Fairplay{Store: fp, Config: &fairplay.Config{Samples: 2, Nodes: 500, MaxSolves: 50}},
+		// Every browser comes from 127.0.0.1: its accounts may share entries.
+		SignupRate: limit.Rate{PerSecond: limit.Unlimited}, AllowLinkedAccounts: true,
+		Fairplay: &server.Fairplay{Store: fp, Config: &fairplay.Config{Samples: 2, Nodes: 500, MaxSolves: 50}},
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -217,8 +217,8 @@ func TestRailMinis(t *testing.T) {
 	code := seatVia(t, ana, ts.URL, "", `{"game": "golf", "holes": 1, "format": "stroke", "seats": 2}`, "Ana")
 	seatVia(t, bo, ts.URL, code, "", "Bo")
 	clickJS(t, bo, "Bo is ready", `[data-testid=ready]`)
-	waitJS(t, ana, "Ana may start", `!document.querySelector('[data-testid=start]').disabled`)
-	clickJS(t, ana, "Ana starts", `[data-testid=start]`)
+	// The room starts itself once everyone is ready (the host is).
+	waitJS(t, ana, "the round starts when Bo is ready", `document.getElementById('room')?.dataset.status === 'playing'`)
 	for _, p := range []struct {
 		ctx       context.Context
 		who, them string

@@ -38,7 +38,11 @@ func TestChallengeInbox(t *testing.T) {
 
 // manySignups lets one test client sign up the many accounts a test
 // needs.
-func manySignups(o *server.Options) { o.LoginRate = limit.Rate{PerSecond: 1000, Burst: 1000} }
+func manySignups(o *server.Options) {
+	o.LoginRate = limit.Rate{PerSecond: 1000, Burst: 1000}
+	o.SignupRate = limit.Rate{PerSecond: limit.Unlimited}
+	o.AllowLinkedAccounts = true
+}
 
 func testChallengeInbox(t *testing.T, base string) {
 	x := newBrowser(t, base)

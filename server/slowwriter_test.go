@@ -32,6 +32,9 @@ func TestSlowWriterCounted(t *testing.T) {
 		// A queue that never fills: only the write timeout can cut the
 		// client off.
 		SendBuffer: 1 << 16, WriteTimeout: 2 * time.Second,
+		// No pings: a client that never reads never answers one, and on a
+		// loaded machine the pinger could close it before a write times out.
+		PingEvery: time.Hour,
 	})
 	if err != nil {
 		t.Fatal(err)

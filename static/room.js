@@ -247,7 +247,9 @@ function toast(text, kind) {
   const w = Math.ceil(el.querySelector('.toast-text').getBoundingClientRect().width);
   el.style.setProperty('transform', 'none');
   place(el, { minW: w, maxW: w, centre: true });
-  if (!$('#end').hidden) el.hidden = true;
+  // A run's bubble gives way to the round's result; holing out the last
+  // hole is still celebrated, beneath the result card.
+  if (!$('#end').hidden && kind !== 'holed') el.hidden = true;
   state.toastTimer = setTimeout(() => { el.hidden = true; }, kind === 'holed' ? 2200 : 1500);
 }
 

@@ -69,7 +69,7 @@ func chromium(t *testing.T) string {
 // newServer runs the real server, in memory, with the pages.
 func newServer(t *testing.T, mod ...func(*server.Options)) *httptest.Server {
 	t.Helper()
-	st := memstore.New(memstore.Options{Replay: fold.Replay}) // as cmd_serve.go
+	st := memstore.New(memstore.Options{Replay: fold.Replay}) // as cli/cmd_serve.go
 	opts := server.Options{
 		// Every browser comes from 127.0.0.1: sign-ups unlimited, and
 		// its accounts may share rated games.

@@ -36,7 +36,7 @@ type env struct {
 
 func newEnv(t *testing.T, mod ...func(*server.Options)) *env {
 	t.Helper()
-	// As the server runs (cmd_serve.go): snapshots every 32 events, the
+	// As the server runs (cli/cmd_serve.go): snapshots every 32 events, the
 	// events after one folded on Load.
 	st := memstore.New(memstore.Options{Replay: fold.Replay})
 	t.Cleanup(func() { st.Close() })

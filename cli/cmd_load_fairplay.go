@@ -1,0 +1,180 @@
+package cli
+
+import (
+	"context"
+	"net/http"
+	"sync"
+	"time"
+)
+
+// fairplayReport is what the server's fair-play detector did with the
+// holes of a load run, from its /metrics (load --json's "fairplay").
+type fairplayReport struct {
+	// HolesFinished counts the holes finished during the run that were
+	// due for analysis (golf_fairplay_finished_total); HolesAnalysed,
+	// HolesDropped and HolesFailed what became of them by the time the
+	// report was made.
+	HolesFinished int64 `json:"holesFinished"`
+	HolesAnalysed int64 `json:"holesAnalysed"`
+	HolesDropped  int64 `json:"holesDropped"`
+	HolesFailed   int64 `json:"holesFailed"`
+	// MaxLagSeconds is the longest a finished hole waited for its
+	// analysis to end (or to be dropped or fail), to the poll's quarter of
+	// a second: for each poll, the time until as many holes had been dealt
+	// with as had been finished at that poll. CaughtUp is false when the
+	// analyses had still not caught up fairplayCatchUp after the run: the
+	// lag is then at least MaxLagSeconds.
+	MaxLagSeconds float64 `json:"maxLagSeconds"`
+	CaughtUp      bool    `json:"caughtUp"`
+	// CPUMsPerHole is the analyses' CPU time (golf_fairplay_cpu_seconds_total)
+	// over HolesAnalysed.
+	CPUMsPerHole float64 `json:"cpuMsPerHole"`
+}
+
+// fairplayCatchUp is how long load waits after the run for the analyses to
+// catch up with the holes finished.
+const fairplayCatchUp = 60 * time.Second
+
+// fairplayPoll is how often the server's /metrics are read.
+const fairplayPoll = 250 * time.Millisecond
+
+// fairplaySample is one reading of the fair-play counters.
+type fairplaySample struct {
+	at                                  time.Time
+	finished, analysed, dropped, failed float64
+	cpu                                 float64
+}
+
+// dealt is how many holes the detector is done with.
+func (s fairplaySample) dealt() float64 { return s.analysed + s.dropped + s.failed }
+
+var fairplayMetrics = []string{
+	"golf_fairplay_finished_total", "golf_fairplay_analysed_total", "golf_fairplay_dropped_total",
+	"golf_fairplay_failed_total", "golf_fairplay_cpu_seconds_total",
+}
+
+// fairplayWatch reads a server's fair-play counters every fairplayPoll.
+type fairplayWatch struct {
+	base   string
+	cancel context.CancelFunc
+	done   chan struct{}
+
+	mu      sync.Mutex
+	samples []fairplaySample
+	// off: the server has no fair-play metrics (detector off, or
+	// unreachable at the start).
+	off bool
+}
+
+// watchFairplay starts reading base's /metrics.
+func watchFairplay(ctx context.Context, base string) *fairplayWatch {
+	ctx, cancel := context.WithCancel(ctx)
+	w := &fairplayWatch{base: base, cancel: cancel, done: make(chan struct{})}
+	first, ok := w.read(ctx)
+	if !ok {
+		w.off = true
+		close(w.done)
+		return w
+	}
+	w.samples = append(w.samples, first)
+	go func() {
+		defer close(w.done)
+		t := time.NewTicker(fairplayPoll)
+		defer t.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+			}
+			if s, ok := w.read(ctx); ok {
+				w.mu.Lock()
+				w.samples = append(w.samples, s)
+				w.mu.Unlock()
+			}
+		}
+	}()
+	return w
+}
+
+func (w *fairplayWatch) read(ctx context.Context) (fairplaySample, bool) {
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, w.base+"/metrics", nil)
+	if err != nil {
+		return fairplaySample{}, false
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return fairplaySample{}, false
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return fairplaySample{}, false
+	}
+	vals, err := parseMetrics(resp.Body, fairplayMetrics...)
+	if err != nil {
+		return fairplaySample{}, false
+	}
+	if _, ok := vals["golf_fairplay_finished_total"]; !ok {
+		return fairplaySample{}, false
+	}
+	return fairplaySample{at: time.Now(), finished: vals["golf_fairplay_finished_total"], analysed: vals["golf_fairplay_analysed_total"],
+		dropped: vals["golf_fairplay_dropped_total"], failed: vals["golf_fairplay_failed_total"], cpu: vals["golf_fairplay_cpu_seconds_total"]}, true
+}
+
+func (w *fairplayWatch) stop() {
+	w.cancel()
+	<-w.done
+}
+
+// finish waits, up to wait, until the detector has dealt with every hole
+// finished so far, stops watching and reports; nil when the detector is
+// off.
+func (w *fairplayWatch) finish(ctx context.Context, wait time.Duration) *fairplayReport {
+	if w.off {
+		return nil
+	}
+	deadline := time.Now().Add(wait)
+	for time.Now().Before(deadline) && ctx.Err() == nil {
+		w.mu.Lock()
+		last := w.samples[len(w.samples)-1]
+		w.mu.Unlock()
+		if last.dealt() >= last.finished && time.Since(last.at) < fairplayPoll {
+			break
+		}
+		select {
+		case <-ctx.Done():
+		case <-time.After(fairplayPoll):
+		}
+	}
+	w.stop()
+	return fairplaySummary(w.samples)
+}
+
+// fairplaySummary makes the report from the readings, in order.
+func fairplaySummary(samples []fairplaySample) *fairplayReport {
+	first, last := samples[0], samples[len(samples)-1]
+	r := &fairplayReport{
+		HolesFinished: int64(last.finished - first.finished), HolesAnalysed: int64(last.analysed - first.analysed),
+		HolesDropped: int64(last.dropped - first.dropped), HolesFailed: int64(last.failed - first.failed),
+		CaughtUp: last.dealt() >= last.finished,
+	}
+	if r.HolesAnalysed > 0 {
+		r.CPUMsPerHole = (last.cpu - first.cpu) * 1000 / float64(r.HolesAnalysed)
+	}
+	// The lag of the holes finished by poll i: until the first poll j
+	// with as many dealt with (or until the last poll, if none).
+	j := 0
+	for i, s := range samples {
+		if s.dealt() >= s.finished {
+			continue
+		}
+		j = max(j, i)
+		for j < len(samples)-1 && samples[j].dealt() < s.finished {
+			j++
+		}
+		r.MaxLagSeconds = max(r.MaxLagSeconds, samples[j].at.Sub(s.at).Seconds())
+	}
+	return r
+}

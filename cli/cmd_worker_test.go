@@ -1,0 +1,103 @@
+package cli
+
+import (
+	"context"
+	"io"
+	"strings"
+	"testing"
+	"time"
+
+	"golfsolitaire/accounts"
+	"golfsolitaire/accounts/postgres"
+	"golfsolitaire/accounts/postgres/pgtest"
+	"golfsolitaire/jobs"
+	"golfsolitaire/results"
+)
+
+// TestWorkerBadFlags: bad flags get a clear error and exit 2; nothing
+// runs.
+func TestWorkerBadFlags(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"worker"}, "--database is required"},
+		{[]string{"worker", "--database", "postgres://x/y", "--fairplay-workers", "-1"}, "--fairplay-workers: -1 is negative"},
+		{[]string{"worker", "--database", "postgres://x/y", "--result-workers", "0"}, "--result-workers: 0"},
+		{[]string{"worker", "extra"}, `unexpected argument "extra"`},
+	} {
+		r := runCmd(t, "", tc.args...)
+		if r.code != 2 || !strings.Contains(r.stderr+r.err, tc.want) {
+			t.Errorf("%v: exit %d, stderr %q, err %q; want exit 2 and %q", tc.args, r.code, r.stderr, r.err, tc.want)
+		}
+	}
+}
+
+// TestWorkerRecords: `golf worker` on the servers' database records a
+// rated round a server queued, with no server running.
+func TestWorkerRecords(t *testing.T) {
+	t.Parallel()
+	db := pgtest.Database(t, "worker")
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	pg, err := postgres.Open(ctx, db, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pg.Close()
+	var ids []accounts.ID
+	for _, n := range []string{"Ana", "Bo"} {
+		key, _ := accounts.Key(n)
+		a, err := pg.Create(ctx, accounts.Account{Name: n, Key: key, PasswordHash: "x"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, a.ID)
+	}
+	if err := jobs.Migrate(ctx, pg.Pool(), nil); err != nil {
+		t.Fatal(err)
+	}
+	q, err := jobs.NewRiver(pg.Pool(), jobs.RiverOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	j, err := results.RoundJob(results.Round{Game: accounts.Game{ID: "WORK-1", Family: "golf", Format: "match", Finished: time.Now(),
+		Players: []accounts.GamePlayer{{Name: "Ana", Account: ids[0], Place: 1}, {Name: "Bo", Account: ids[1], Place: 2}}}, Places: []int{1, 2}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := q.Insert(ctx, j); err != nil {
+		t.Fatal(err)
+	}
+	wctx, stop := context.WithCancel(ctx)
+	log := &syncBuffer{}
+	done := make(chan error, 1)
+	go func() {
+		done <- runWorker(wctx, []string{"--fairplay=false"}, env{stdout: io.Discard, stderr: log, getenv: func(k string) string {
+			if k == "DATABASE_URL" {
+				return db
+			}
+			return ""
+		}})
+	}()
+	deadline := time.Now().Add(90 * time.Second)
+	for {
+		if _, err := pg.Game(ctx, "WORK-1"); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			stop()
+			<-done
+			t.Fatalf("the worker did not record the round:\n%s", log)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	stop()
+	if err := <-done; err != nil {
+		t.Errorf("worker: %v", err)
+	}
+	if !strings.Contains(log.String(), "working the job queue") {
+		t.Errorf("the log does not say the worker started:\n%s", log)
+	}
+}

@@ -137,3 +137,34 @@ func TestTV(t *testing.T) {
 		t.Errorf("title %q", got)
 	}
 }
+
+// TestHomeFeaturedBoard: the home page's live panel draws the featured
+// game's settled boards and follows them live, and links to the TV.
+func TestHomeFeaturedBoard(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	ts := newServer(t)
+	code, cs := tvGame(t, ctx, ts.URL, "Ana", "Bo")
+	b := newPlayer(t, newBrowser(t))
+	do(t, b, "home", chromedp.EmulateViewport(1280, 900), chromedp.Navigate(ts.URL+"/?lang=en"), chromedp.WaitVisible(chromedp.CSS(`[data-testid=live]`)))
+	waitJS(t, b, "the featured game's boards", `document.querySelector('#live-board').dataset.code === `+jsString(code)+
+		` && document.querySelectorAll('#live-board [data-testid^=board-]').length === 2`)
+	if n := eval[int](t, b, `document.querySelectorAll('#live-board button, #live-board [data-move]').length`); n != 0 {
+		t.Errorf("the mini-board has %d controls", n)
+	}
+	if got := eval[string](t, b, `document.querySelector('[data-testid=live-tv]').getAttribute('href')`); got != "/tv" {
+		t.Errorf("TV link %q", got)
+	}
+	// Both turn a stock card: the mini-board moves with them.
+	stock := eval[string](t, b, `document.querySelector('#live-board [data-testid=watch-seat-0] [data-testid=stock-left]').textContent`)
+	for _, c := range cs {
+		if _, err := c.Move(ctx, 1, "s"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	waitJS(t, b, "the mini-board follows the game", `document.querySelector('#live-board [data-testid=watch-seat-0] [data-testid=stock-left]').textContent !== `+jsString(stock))
+	if got := eval[string](t, b, `document.querySelector('[data-testid=live-top]').textContent`); got != "No rated players yet." {
+		t.Errorf("top rated %q", got)
+	}
+}

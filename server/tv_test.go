@@ -2,15 +2,22 @@ package server_test
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"slices"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
+	"golfsolitaire/accounts"
 	"golfsolitaire/accounts/inmem"
 	"golfsolitaire/client"
+	"golfsolitaire/fairplay"
 	"golfsolitaire/match"
 	"golfsolitaire/protocol"
+	"golfsolitaire/ratings"
+	"golfsolitaire/server"
 )
 
 // featuredAnswer is GET /api/live's featured game, with its rating.
@@ -194,3 +201,108 @@ func TestLiveCountsTwoInstances(t *testing.T) {
 	})
 }
 
+
+// TestLiveLeadersAndTopRated: GET /api/live lists today's daily
+// challenge's leaders (null before anyone opened it; its entrants who
+// have finished a hole, held ones left out) and the top rated players of
+// the default game, held ones left out.
+func TestLiveLeadersAndTopRated(t *testing.T) {
+	t.Parallel()
+	ctx := testCtx(t)
+	st, fp := inmem.New(), fairplay.NewMemoryStore()
+	e := newEnv(t, withAccounts(st), func(o *server.Options) { o.Fairplay = &server.Fairplay{Store: fp} })
+	type answer struct {
+		Leaders *struct {
+			ID, Link string
+			Rows     []struct{ Name string }
+		} `json:"leaders"`
+		TopRated struct {
+			Game    string
+			Leaders []struct{ Name string }
+		} `json:"topRated"`
+	}
+	var l answer
+	getJSONInto(t, ctx, e.ts+"/api/live", &l)
+	if l.Leaders != nil || l.TopRated.Game != "golf" || len(l.TopRated.Leaders) != 0 {
+		t.Errorf("a fresh server: %+v", l)
+	}
+
+	users := map[string]*browser{}
+	ids := map[string]accounts.ID{}
+	var players []accounts.GamePlayer
+	for i, name := range []string{"Ana", "Bo", "Cy"} {
+		users[name] = newBrowser(t, e.ts)
+		users[name].signup(name, "correct horse")
+		a, err := st.ByKey(ctx, strings.ToLower(name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids[name] = a.ID
+		players = append(players, accounts.GamePlayer{Account: a.ID, Name: name, Place: i + 1})
+	}
+	// Ana 1700, Cy 1650, Bo 1600; Ana is held for review.
+	after := []float64{1700, 1600, 1650}
+	g := accounts.Game{ID: "G1", Family: "golf", Format: "stroke", Settings: json.RawMessage(`{}`), Holes: json.RawMessage(`[]`),
+		Standings: json.RawMessage(`{}`), Players: players, Finished: time.Now()}
+	if _, err := st.RecordGame(ctx, g, func(before []ratings.Rating) ([]ratings.Rating, error) {
+		out := slices.Clone(before)
+		for i := range out {
+			out[i].Rating = after[i]
+		}
+		return out, nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if err := fp.SetFlag(ctx, fairplay.Flag{Player: "account:" + strconv.FormatInt(int64(ids["Ana"]), 10), Name: "Ana", FlaggedAt: time.Now(), Held: true, Score: 9}); err != nil {
+		t.Fatal(err)
+	}
+
+	// Today's challenge: Ana and Bo finish hole 1, Cy enters only.
+	var d protocol.Daily
+	users["Bo"].wantStatus(users["Bo"].do("GET", "/api/daily", nil, &d), http.StatusOK)
+	for _, name := range []string{"Ana", "Bo", "Cy"} {
+		var tg protocol.TournamentGrant
+		users[name].wantStatus(users[name].do("POST", "/api/tournaments/"+d.ID+"/join", map[string]any{"name": name}, &tg), http.StatusOK)
+		if name == "Cy" {
+			continue
+		}
+		pg, err := e.api.PlayTournament(ctx, d.ID, tg.Token)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := dial(t, ctx, e.ts, pg.Room, tg.Token)
+		if _, err := c.WaitView(ctx, func(v *match.View) bool { return v.Board != nil && v.Status == match.Playing }); err != nil {
+			t.Fatal(err)
+		}
+		if err := c.Stand(ctx, 1); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := c.WaitView(ctx, func(v *match.View) bool { return v.Board != nil && (v.Board.Done || v.Board.Hole > 1) }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	names := func(rows []struct{ Name string }) []string {
+		var out []string
+		for _, r := range rows {
+			out = append(out, r.Name)
+		}
+		return out
+	}
+	for {
+		getJSONInto(t, ctx, e.ts+"/api/live", &l)
+		if l.Leaders != nil && slices.Equal(names(l.Leaders.Rows), []string{"Bo"}) {
+			break
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatalf("leaders never Bo alone: %+v", l.Leaders)
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
+	if l.Leaders.ID != d.ID || l.Leaders.Link != "/t/"+d.ID {
+		t.Errorf("leaders of %s (%s), want %s", l.Leaders.ID, l.Leaders.Link, d.ID)
+	}
+	if got := names(l.TopRated.Leaders); !slices.Equal(got, []string{"Cy", "Bo"}) {
+		t.Errorf("top rated %v, want Cy and Bo (Ana held)", got)
+	}
+}

@@ -47,11 +47,11 @@ type Live struct {
 // LiveGame is the featured game: a public room in play that spectators
 // may watch.
 type LiveGame struct {
-	Code       string          `json:"code"`
-	Link       string          `json:"link"`
-	Seats      []string        `json:"seats"`
-	Hole       int             `json:"hole"`
-	Rated      bool            `json:"rated"`
+	Code  string   `json:"code"`
+	Link  string   `json:"link"`
+	Seats []string `json:"seats"`
+	Hole  int      `json:"hole"`
+	Rated bool     `json:"rated"`
 	// Rating is the players' mean rating in the game's family (a rated
 	// game only; nil otherwise).
 	Rating     *float64        `json:"rating"`

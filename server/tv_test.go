@@ -201,7 +201,6 @@ func TestLiveCountsTwoInstances(t *testing.T) {
 	})
 }
 
-
 // TestLiveLeadersAndTopRated: GET /api/live lists today's daily
 // challenge's leaders (null before anyone opened it; its entrants who
 // have finished a hole, held ones left out) and the top rated players of

@@ -80,6 +80,11 @@ type liveCache struct {
 
 	peersMu sync.Mutex
 	peers   map[string]peerCounts
+
+	// ratings are the players' ratings the featured game was chosen with
+	// (tv_live.go).
+	ratingsMu sync.Mutex
+	ratings   map[string]cachedRating
 }
 
 func (s *Server) getLive(w http.ResponseWriter, r *http.Request) {

@@ -122,6 +122,17 @@ func chooseFeatured(games []LiveGame) *LiveGame {
 	return &best
 }
 
+// ratingFor is how long a player's rating read for the featured game is
+// reused: the featured game is chosen every liveEvery, among up to
+// liveListings rooms.
+const ratingFor = 30 * time.Second
+
+// cachedRating is a player's rating in a family, and when it was read.
+type cachedRating struct {
+	rating float64
+	at     time.Time
+}
+
 // meanRating is the seats' mean rating in the game's family, rounded to
 // a tenth: a rated seat's name is its account's; an account that has not
 // played the family counts as a new player's rating.
@@ -131,29 +142,60 @@ func (s *Server) meanRating(ctx context.Context, game golf.Game, seats []string)
 	}
 	sum := 0.0
 	for _, name := range seats {
-		r := ratings.New().Rating
-		key, err := accounts.Key(name)
-		if err == nil {
-			a, err := s.acct.store.ByKey(ctx, key)
-			switch {
-			case errors.Is(err, accounts.ErrNotFound):
-			case err != nil:
-				return 0, err
-			default:
-				rs, err := s.acct.store.Ratings(ctx, a.ID)
-				if err != nil {
-					return 0, err
-				}
-				for _, fr := range rs {
-					if fr.Family == ratings.Family(game) {
-						r = fr.Rating.Rating
-					}
-				}
-			}
+		r, err := s.playerRating(ctx, ratings.Family(game), name)
+		if err != nil {
+			return 0, err
 		}
 		sum += r
 	}
 	return math.Round(sum/float64(len(seats))*10) / 10, nil
+}
+
+// playerRating is the rating of the account by that name in the family
+// (a new player's when it has none, or there is no such account), read at
+// most once every ratingFor.
+func (s *Server) playerRating(ctx context.Context, family ratings.Family, name string) (float64, error) {
+	key, err := accounts.Key(name)
+	if err != nil {
+		return ratings.New().Rating, nil
+	}
+	c := &s.live
+	ck := string(family) + "\x00" + key
+	c.ratingsMu.Lock()
+	got, ok := c.ratings[ck]
+	c.ratingsMu.Unlock()
+	if ok && time.Since(got.at) < ratingFor {
+		return got.rating, nil
+	}
+	r := ratings.New().Rating
+	a, err := s.acct.store.ByKey(ctx, key)
+	switch {
+	case errors.Is(err, accounts.ErrNotFound):
+	case err != nil:
+		return 0, err
+	default:
+		rs, err := s.acct.store.Ratings(ctx, a.ID)
+		if err != nil {
+			return 0, err
+		}
+		for _, fr := range rs {
+			if fr.Family == family {
+				r = fr.Rating.Rating
+			}
+		}
+	}
+	c.ratingsMu.Lock()
+	defer c.ratingsMu.Unlock()
+	if c.ratings == nil {
+		c.ratings = map[string]cachedRating{}
+	}
+	for k, v := range c.ratings { // forget the stale ones
+		if time.Since(v.at) >= ratingFor {
+			delete(c.ratings, k)
+		}
+	}
+	c.ratings[ck] = cachedRating{rating: r, at: time.Now()}
+	return r, nil
 }
 
 // dailyLeaders are today's daily challenge's first leaders (the list the

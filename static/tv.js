@@ -15,11 +15,15 @@ const player = root.dataset.player || '';
 // before the next game.
 const lookEvery = 2000;
 const overFor = 3000;
+// A room that ended is not taken up again for this long (a rematch in it
+// is, after).
+const endedFor = 10000;
+const justEnded = (code) => Date.now() - (state.ended.get(code) || 0) < endedFor;
 
 const state = {
   code: '', // the room watched
   watcher: null,
-  ended: new Set(), // rooms seen finished: never watched again
+  ended: new Map(), // room -> when it was seen finished: not watched again for endedFor
   timer: 0,
   over: '', // the "Game over: …" line of the game that just ended
 };
@@ -34,13 +38,13 @@ async function find() {
   if (player) {
     try {
       const p = await api('/api/live/players/' + encodeURIComponent(player));
-      return state.ended.has(p.code) ? null : { code: p.code, seats: null };
+      return justEnded(p.code) ? null : { code: p.code, seats: null };
     } catch { return null; }
   }
   try {
     const l = await api('/api/live');
     const f = l?.featured;
-    return f && !state.ended.has(f.code) ? { code: f.code, seats: f.seats } : null;
+    return f && !justEnded(f.code) ? { code: f.code, seats: f.seats } : null;
   } catch { return null; }
 }
 
@@ -86,7 +90,7 @@ function ended(code, line) {
   if (code !== state.code) return;
   state.watcher?.stop();
   state.watcher = null;
-  state.ended.add(code);
+  state.ended.set(code, Date.now());
   state.over = line;
   root.dataset.state = 'over';
   status(line);

@@ -126,6 +126,7 @@ func TestTV(t *testing.T) {
 	waitJSWithin(t, tv, "the TV switched to the next game", `document.querySelector('#tv').dataset.code === `+jsString(second)+
 		` && document.querySelectorAll('#tv-boards [data-testid^=board-]').length === 2`, 20*time.Second)
 	fits(t, tv, "tv", "")
+	axeCheck(t, tv, "the TV")
 
 	// Following Eve: not playing, then her game.
 	do(t, tv, "follow Eve", chromedp.Navigate(ts.URL+"/tv/@/Eve?lang=en"), chromedp.WaitVisible(chromedp.CSS(`[data-testid=tv]`)))

@@ -149,6 +149,7 @@ type RateFunc func(before []ratings.Rating) ([]ratings.Rating, error)
 // Store keeps accounts, ratings, their history and the archive. The
 // implementations are inmem (one process, nothing kept) and postgres.
 type Store interface {
+	Plays
 	// Create adds an account (ErrNameTaken when its Key exists,
 	// ErrNameConfusable when its non-empty Skeleton does) and returns it
 	// with its ID and creation time.

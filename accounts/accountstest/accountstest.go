@@ -28,6 +28,7 @@ func Run(t *testing.T, open func(t *testing.T) accounts.Store) {
 		{"LookAlikeNameRefused", testLookAlike},
 		{"LinksBySharedAddressOrDevice", testLinks},
 		{"CasualRounds", testCasualRounds},
+		{"Plays", testPlays},
 		{"ConcurrentSignupsOneWins", testConcurrentCreate},
 		{"RecordGame", testRecordGame},
 		{"RecordGameRefusals", testRecordGameRefusals},

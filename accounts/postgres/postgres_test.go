@@ -37,7 +37,7 @@ func TestMigrations(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"00001_accounts.sql", "00002_sessions.sql", "00003_archive.sql", "00004_leaderboard.sql", "00005_passkeys.sql", "00006_round_stats.sql", "00020_name_skeletons.sql", "00021_account_links.sql"}
+	want := []string{"00001_accounts.sql", "00002_sessions.sql", "00003_archive.sql", "00004_leaderboard.sql", "00005_passkeys.sql", "00006_round_stats.sql", "00020_name_skeletons.sql", "00021_account_links.sql", "00022_account_plays.sql"}
 	if !slices.Equal(got, want) {
 		t.Errorf("Migrations() = %v, want %v", got, want)
 	}
@@ -46,8 +46,8 @@ func TestMigrations(t *testing.T) {
 		t.Errorf("second Migrate: %v", err)
 	}
 	var n int
-	if err := s.Pool().QueryRow(context.Background(), `SELECT max(version_id) FROM goose_db_version`).Scan(&n); err != nil || n != 21 {
-		t.Errorf("goose version = %d, %v; want 21", n, err)
+	if err := s.Pool().QueryRow(context.Background(), `SELECT max(version_id) FROM goose_db_version`).Scan(&n); err != nil || n != 22 {
+		t.Errorf("goose version = %d, %v; want 22", n, err)
 	}
 }
 

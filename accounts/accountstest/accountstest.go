@@ -29,6 +29,7 @@ func Run(t *testing.T, open func(t *testing.T) accounts.Store) {
 		{"LinksBySharedAddressOrDevice", testLinks},
 		{"CasualRounds", testCasualRounds},
 		{"Plays", testPlays},
+		{"Rename", testRename},
 		{"ConcurrentSignupsOneWins", testConcurrentCreate},
 		{"RecordGame", testRecordGame},
 		{"RecordGameRefusals", testRecordGameRefusals},

@@ -19,6 +19,10 @@ type FairplayFlags struct {
 	// "Scouting"): holes begun after a linked account had finished the
 	// same deal, by the flag's player id; accounts with none are left out.
 	Scouting map[string][]review.Scouted `json:"scouting"`
+	// NameNotes are the flagged accounts' name notes (names kept from
+	// before the name rules: docs/protocol.md "Accounts"), by player id;
+	// accounts with none are left out.
+	NameNotes map[string]string `json:"nameNotes"`
 }
 
 // AccountLink is another account seen with one of an account's addresses

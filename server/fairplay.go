@@ -224,12 +224,12 @@ func (s *Server) getFairplayFlags(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, err)
 		return
 	}
-	scouting, err := s.flagScouting(r.Context(), flags) // scouting.go
+	scouting, notes, err := s.flagScouting(r.Context(), flags) // scouting.go
 	if err != nil {
 		s.fail(w, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, protocol.FairplayFlags{Flags: flags, Links: links, Scouting: scouting})
+	writeJSON(w, http.StatusOK, protocol.FairplayFlags{Flags: flags, Links: links, Scouting: scouting, NameNotes: notes})
 }
 
 // reviewEnabled answers 404 when the server has no review.
@@ -309,7 +309,7 @@ func (s *Server) getModerator(w http.ResponseWriter, r *http.Request) {
 			m.Links[p] = append(m.Links[p], templates.ModeratorLink{Name: l.Name, Kind: l.Kind, At: l.At})
 		}
 	}
-	if m.Scouted, err = s.flagScouting(r.Context(), flags); err != nil { // scouting.go
+	if m.Scouted, m.NameNotes, err = s.flagScouting(r.Context(), flags); err != nil { // scouting.go
 		s.fail(w, err)
 		return
 	}

@@ -78,7 +78,7 @@ type Player struct {
 	// NAME". Such an account plays rated games once it has chosen a new
 	// name (POST /api/account/name).
 	NameNote string    `json:"nameNote,omitempty"`
-	Created time.Time `json:"created"`
+	Created  time.Time `json:"created"`
 	// Rating is the current rating per game family (the game's name, as
 	// in settings), for the families the player has played rated.
 	Rating map[string]PlayerRating `json:"rating"`

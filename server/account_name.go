@@ -19,7 +19,7 @@ import (
 // /api/account/name, checked like a sign-up's) and plays rated games.
 
 // errNameNote refuses rated play to an account whose name carries a note.
-var errNameNote = errors.New("server: choose a new name to play rated games")
+var errNameNote = errors.New("server: rated games need a name the name rules accept")
 
 // nameNoteCheck refuses rated play under a noted name.
 func nameNoteCheck(a accounts.Account) error {
@@ -27,10 +27,10 @@ func nameNoteCheck(a accounts.Account) error {
 	case "":
 		return nil
 	case accounts.NoteReserved:
-		return fmt.Errorf("%w: your name %q holds a word kept for the site's bots, moderators or name, so rated games would show you as one of them. Choose a new name on your account page (POST /api/account/name) to play rated games; casual rooms are open as they are",
+		return fmt.Errorf("%w: your name %q holds a word kept for the site's bots, moderators or name, so rated games would show you as one of them. Choose a new name (POST /api/account/name); casual rooms are open as they are",
 			errNameNote, a.Name)
 	default:
-		return fmt.Errorf("%w: your name %q is a %s, from before look-alike names were refused, so rated games would show you like that player. Choose a new name on your account page (POST /api/account/name) to play rated games; casual rooms are open as they are",
+		return fmt.Errorf("%w: your name %q is a %s, from before look-alike names were refused, so rated games would show you like that player. Choose a new name (POST /api/account/name); casual rooms are open as they are",
 			errNameNote, a.Name, a.NameNote)
 	}
 }

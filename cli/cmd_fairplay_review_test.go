@@ -18,24 +18,24 @@ import (
 )
 
 // TestFairplayReviewLinks: the review command shows a flagged account's
-// linked accounts and its scouted holes (begun after a linked account
-// had finished the same deal).
+// name note, its linked accounts and its scouted holes (begun after a
+// linked account had finished the same deal).
 func TestFairplayReviewLinks(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	acct := inmem.New()
-	mk := func(name string) accounts.Account {
+	mk := func(name, note string) accounts.Account {
 		display, key, skel, err := accounts.CheckNew(name)
 		if err != nil {
 			t.Fatal(err)
 		}
-		a, err := acct.Create(ctx, accounts.Account{Name: display, Key: key, Skeleton: skel, PasswordHash: "x"})
+		a, err := acct.Create(ctx, accounts.Account{Name: display, Key: key, Skeleton: skel, PasswordHash: "x", NameNote: note})
 		if err != nil {
 			t.Fatal(err)
 		}
 		return a
 	}
-	ana, bo := mk("Ana"), mk("Bo")
+	ana, bo := mk("Ana", ""), mk("Bo", accounts.NoteLookAlike+" Bob")
 	t0 := time.Date(2026, 12, 5, 9, 0, 0, 0, time.UTC)
 	for _, a := range []accounts.Account{ana, bo} {
 		if err := acct.Seen(ctx, a.ID, accounts.SeenDevice, "same-browser", t0); err != nil {
@@ -74,6 +74,7 @@ func TestFairplayReviewLinks(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{
+		"name kept from before the name rules: look-alike of Bob",
 		"linked account: Ana (same device, last seen together 2026-12-05T09:00:00Z)",
 		"scouted holes: 3 (3 flag an account)",
 		"room BBBB hole 3 begun 2026-12-05T10:03:00Z: Ana had finished it in room AAAA hole 3 at 2026-12-05T09:03:30Z",

@@ -2,6 +2,7 @@ package e2e_test
 
 import (
 	"context"
+	"crypto/rand"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -250,4 +251,46 @@ func TestLoginProofOfWork(t *testing.T) {
 		chromedp.SendKeys(chromedp.CSS(`[data-testid=acct-password]`), "correct horse"),
 		chromedp.Click(chromedp.CSS(`[data-testid=acct-submit]`)))
 	waitJS(t, ana, "Ana is logged in on her profile", `location.pathname === '/@/Ana' && !document.getElementById('own-account').hidden`)
+}
+
+// TestRenameNotedName: an account kept from before the name rules with a
+// reserved name ("GreedyBot") logs in; its profile says why the name is
+// noted and offers a new one; a look-alike of another account is refused
+// in words, a good one takes it to its new profile with the form gone.
+func TestRenameNotedName(t *testing.T) {
+	t.Parallel()
+	ts, st := newAccountServer(t)
+	ctx := context.Background()
+	hash, err := accounts.Params{Time: 1, Memory: 64, Threads: 1, SaltLen: 16, KeyLen: 32}.Hash("correct horse", rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.Create(ctx, accounts.Account{Name: "GreedyBot", Key: "greedybot", PasswordHash: hash, NameNote: accounts.NoteReserved}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.Create(ctx, accounts.Account{Name: "victim1", Key: "victim1", Skeleton: accounts.Skeleton("victim1"), PasswordHash: "x"}); err != nil {
+		t.Fatal(err)
+	}
+	browser := newBrowser(t)
+	p := newPlayer(t, browser)
+	do(t, p, "GreedyBot logs in",
+		chromedp.Navigate(ts.URL+"/login?lang=en"),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid=acct-name]`)),
+		chromedp.SendKeys(chromedp.CSS(`[data-testid=acct-name]`), "GreedyBot"),
+		chromedp.SendKeys(chromedp.CSS(`[data-testid=acct-password]`), "correct horse"),
+		chromedp.Click(chromedp.CSS(`[data-testid=acct-submit]`)))
+	waitJS(t, p, "the profile offers a new name", `location.pathname === '/@/GreedyBot' && !document.getElementById('own-account').hidden && !!document.querySelector('[data-testid=rename]')`)
+	if got := eval[string](t, p, `document.querySelector('[data-testid=rename-why]').textContent`); !strings.Contains(got, "(reserved)") {
+		t.Errorf("why = %q", got)
+	}
+	axeCheck(t, p, "profile with a noted name")
+	do(t, p, "a look-alike of victim1",
+		chromedp.SendKeys(chromedp.CSS(`[data-testid=rename-name]`), "vіctim1"),
+		chromedp.Click(chromedp.CSS(`[data-testid=rename-submit]`)))
+	waitJS(t, p, "the refusal is in words", `document.querySelector('[data-testid=rename-error]').textContent.length > 10`)
+	eval[bool](t, p, `(() => { document.querySelector('[data-testid=rename-name]').value = ''; return true })()`)
+	do(t, p, "a good name",
+		chromedp.SendKeys(chromedp.CSS(`[data-testid=rename-name]`), "Greta"),
+		chromedp.Click(chromedp.CSS(`[data-testid=rename-submit]`)))
+	waitJS(t, p, "on the new profile, no form", `location.pathname === '/@/Greta' && !document.getElementById('own-account').hidden && !document.querySelector('[data-testid=rename]')`)
 }

@@ -55,6 +55,21 @@ if (profile) {
     await api('/api/account/logout', { method: 'POST' }).catch(() => {});
     location.assign('/');
   });
+  // A name kept from before the name rules: its owner chooses a new one
+  // (POST /api/account/name) and goes to the new profile.
+  const rename = document.getElementById('rename-form');
+  rename?.addEventListener('submit', async (ev) => {
+    ev.preventDefault();
+    const out = document.getElementById('rename-error');
+    out.textContent = '';
+    try {
+      const a = await api('/api/account/name', { method: 'POST', body: { name: rename.elements.name.value } });
+      location.assign('/@/' + encodeURIComponent(a.name));
+    } catch (e) {
+      out.textContent = errorText(e);
+      rename.elements.name.focus();
+    }
+  });
   const del = document.getElementById('delete-account');
   del?.addEventListener('click', async () => {
     if (!confirm(del.dataset.confirm)) return;

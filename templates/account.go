@@ -12,6 +12,9 @@ import (
 type Profile struct {
 	Name    string
 	Created time.Time
+	// NameNote is set on a name kept from before the name rules
+	// ("reserved", "look-alike of NAME"): its owner is offered a new one.
+	NameNote string
 	// Families are the player's ratings, one per game played rated.
 	Families []ProfileFamily
 	// Recent are the latest rated games, newest first.

@@ -154,7 +154,7 @@ func (h *handler) profile(ctx context.Context, name string) (templates.Profile, 
 	if err != nil {
 		return templates.Profile{}, err
 	}
-	pr := templates.Profile{Name: a.Name, Created: a.Created}
+	pr := templates.Profile{Name: a.Name, Created: a.Created, NameNote: a.NameNote}
 	rs, err := h.opts.Players.Ratings(ctx, a.ID)
 	if err != nil {
 		return templates.Profile{}, err

@@ -38,9 +38,10 @@ import (
 type Options struct {
 	// Store keeps the rooms. Required.
 	Store store.Store
-	// Tournaments keeps the tournament list, due times and leaderboards;
-	// default Store.
-	Tournaments store.Tournaments
+	// Tournaments keeps the tournament list and due times, Leaderboards
+	// the tournaments' leaderboards; default Store.
+	Tournaments  store.Tournaments
+	Leaderboards store.Leaderboards
 	// Logger defaults to slog.Default().
 	Logger *slog.Logger
 	// Pages serves every path the server does not (the browser client).
@@ -271,6 +272,9 @@ func New(opts Options) (*Server, error) {
 	}
 	if opts.Tournaments == nil {
 		opts.Tournaments = opts.Store
+	}
+	if opts.Leaderboards == nil {
+		opts.Leaderboards = opts.Store
 	}
 	if opts.SeedPools == nil {
 		opts.SeedPools = opts.Store

@@ -73,7 +73,8 @@ type thub struct {
 	hubCore[tchange]
 	id    string
 	t     *tourney.Tournament
-	board store.Tournaments
+	list  store.Tournaments
+	board store.Leaderboards
 
 	watchers map[*twatcher]struct{}
 	dirty    bool
@@ -120,7 +121,7 @@ func (s *Server) decodeTournament(data []byte) (*tourney.Tournament, error) {
 }
 
 func (h *thub) load(ctx context.Context) error {
-	board, err := h.s.tournamentStore()
+	list, err := h.s.tournamentStore()
 	if err != nil {
 		return err
 	}
@@ -128,7 +129,7 @@ func (h *thub) load(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	h.board, h.t = board, t
+	h.list, h.board, h.t = list, h.s.opts.Leaderboards, t
 	h.repairBoard(ctx)
 	return nil
 }
@@ -427,18 +428,18 @@ func (h *thub) updateListing() {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
-	if err := h.board.SetDue(ctx, h.id, due); err != nil {
+	if err := h.list.SetDue(ctx, h.id, due); err != nil {
 		h.s.outage.warn(h.log, "tournament due time update failed", err)
 		return
 	}
-	if err := h.board.SetTournament(ctx, h.id, data); err != nil {
+	if err := h.list.SetTournament(ctx, h.id, data); err != nil {
 		h.s.outage.warn(h.log, "tournament list update failed", err)
 		return
 	}
 	if t.Status == tourney.Closed {
 		// Listed, on the clock's index and on the board for as long as its
 		// log is kept (Options.TournamentTTL from its last event), then gone.
-		if err := h.board.CloseTournament(ctx, h.id, h.s.opts.TournamentTTL); err != nil {
+		if err := h.list.CloseTournament(ctx, h.id, h.s.opts.TournamentTTL); err != nil {
 			h.s.outage.warn(h.log, "tournament close failed", err)
 			return
 		}

@@ -125,7 +125,7 @@ func (h *thub) load(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	t, _, err := loadState(ctx, h.s, h.id, h.s.decodeTournament)
+	t, _, err := loadState(ctx, h.st, h.id, h.s.decodeTournament)
 	if err != nil {
 		return err
 	}
@@ -279,7 +279,7 @@ func (h *thub) applyBatch(batch []*tchange) {
 		}
 		var snap []byte
 		var err error
-		if store.SnapshotDue(h.s.store.SnapshotEvery(), before, len(logged)) {
+		if store.SnapshotDue(h.st.SnapshotEvery(), before, len(logged)) {
 			snap, err = h.t.Encode() // only when the store writes one
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
@@ -294,7 +294,7 @@ func (h *thub) applyBatch(batch []*tchange) {
 		case len(outbox) > 0:
 			_, err = h.s.store.AppendOutbox(ctx, h.id, before, snap, outbox, logged...)
 		default:
-			_, err = h.s.store.Append(ctx, h.id, before, snap, logged...)
+			_, err = h.st.Append(ctx, h.id, before, snap, logged...)
 		}
 		cancel()
 		if err == nil {
@@ -344,7 +344,7 @@ func (h *thub) entry(e store.Entry) {
 func (h *thub) check() {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
-	if _, v, err := loadState(ctx, h.s, h.id, h.s.decodeTournament); err == nil && v != h.t.Version {
+	if _, v, err := loadState(ctx, h.st, h.id, h.s.decodeTournament); err == nil && v != h.t.Version {
 		h.resync()
 	}
 	h.sweep()
@@ -354,7 +354,7 @@ func (h *thub) check() {
 func (h *thub) resync() {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 	defer cancel()
-	t, _, err := loadState(ctx, h.s, h.id, h.s.decodeTournament)
+	t, _, err := loadState(ctx, h.st, h.id, h.s.decodeTournament)
 	if err != nil {
 		h.log.Warn("resync: the tournament cannot be loaded", "err", err)
 		return

@@ -57,7 +57,12 @@
 //
 // Every API route is listed in one place, Server.routes (server.go);
 // features add theirs through small route functions beside their
-// handlers (tournamentRoutes, accountRoutes, fairplayRoutes). Take GET
+// handlers (tournamentRoutes, accountRoutes, fairplayRoutes). A feature
+// in a package of its own (server/challenges) mounts its routes with
+// its Mount function, given only the narrow interfaces it declares,
+// which mount.go implements over the server; the helpers such packages
+// share with the core (JSON answers, body decoding, shared errors) are
+// in server/internal/api. Take GET
 // /api/rooms/{code}: ServeHTTP, then compress (compress.go) and
 // withAccounts (account.go: the login session, and the cross-origin
 // check of unsafe requests), then the mux's route, getRoom: pathRoom normalizes the code
@@ -89,19 +94,21 @@
 // tournament_leaders.go (leaderboards from the store's sorted sets),
 // tournament_results.go (rooms' results posted to their tournament),
 // tournament_clock.go (starts and closes that fall due), schedule.go
-// (tournaments created ahead of their slot), daily.go (the daily
-// challenge).
+// (tournaments created ahead of their slot).
 //
 // Accounts and rated play: account.go (sign-up, login, sessions,
 // profiles, ratings), passkey.go (WebAuthn), login.go (login and sign-up
-// limits), rated.go (rated rooms and rated quick match), challenge.go
-// (challenges between accounts, through the store's inboxes), linked.go
+// limits), rated.go (rated rooms and rated quick match), linked.go
 // (accounts that share an address or device), held.go (results held for
 // review).
 //
 // Fair play: fairplay.go (analysis of finished holes, flags),
 // moderator.go (the moderators' sessions and /metrics guard),
 // pipeline.go (the outbox relay to the job queue and its workers).
+//
+// Challenges: package server/challenges (challenges between accounts,
+// through the store's inboxes, and the daily challenge, a tournament
+// made by the first request of the day), mounted by mount.go.
 //
 // Cross-cutting: errors.go (the error-to-code table), limit.go
 // (per-client limits, socket counts), outage.go (a store outage logged

@@ -26,7 +26,7 @@ func TestHomeLive(t *testing.T) {
 	ts := newServer(t, func(o *server.Options) { o.Schedule = sc })
 	b := newPlayer(t, newBrowser(t))
 	do(t, b, "home", chromedp.EmulateViewport(1280, 900), chromedp.Navigate(ts.URL+"/?lang=en"), chromedp.WaitVisible(chromedp.CSS(`[data-testid=live]`)))
-	// The page asks again every 10 s: the schedule is listed by then.
+	// The page asks again every 2 s: the schedule is listed by then.
 	waitJS(t, b, "the next tournaments", `document.querySelectorAll('[data-testid=live-tournament]').length >= 3`)
 	if got := eval[string](t, b, `document.querySelector('[data-testid=live-counts]').textContent`); got != "0 playing · 0 games in play · 0 watching" {
 		t.Errorf("counts %q", got)

@@ -86,7 +86,9 @@
 // analysis.go (hole replays, post-round analysis, hints and best lines),
 // reactions.go, bots.go and botnet.go (practice bots, run by package
 // botrun over an in-memory network), solver.go and solver_metrics.go
-// (the solver pool and seed pools), live.go (GET /api/live).
+// (the solver pool and seed pools), live.go, tv_live.go and
+// tv_counts.go (GET /api/live: the featured game, leaders and the
+// site-wide counts every instance publishes).
 //
 // Tournaments: tournament.go (routes and handlers), tournament_hub.go
 // (the tournament's hub, which batches changes into one append),

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"golfsolitaire/match"
+	"golfsolitaire/protocol"
 	"golfsolitaire/tourney"
 )
 
@@ -22,9 +23,10 @@ const liveScheduled = 5
 
 // Live is GET /api/live: what is on now.
 type Live struct {
-	// Players and Spectators are the WebSockets attached to rooms on this
-	// instance, as a seat (bots left out) or watching; Games the rooms in
-	// play with a hub on this instance.
+	// Players and Spectators are the WebSockets attached to rooms, as a
+	// seat (bots left out) or watching; Games the rooms in play with a
+	// hub. Summed over every instance that published its counts lately
+	// (tv_counts.go).
 	Players    int `json:"players"`
 	Games      int `json:"games"`
 	Spectators int `json:"spectators"`
@@ -32,6 +34,12 @@ type Live struct {
 	Featured *LiveGame `json:"featured"`
 	// Scheduled are the next scheduled tournaments, soonest first.
 	Scheduled []LiveTournament `json:"scheduled"`
+	// Leaders are today's daily challenge's leaders, nil when nobody has
+	// made today's challenge yet.
+	Leaders *LiveLeaders `json:"leaders"`
+	// TopRated are the best-rated players of the default game, held
+	// players left out.
+	TopRated protocol.RatingLeaderboard `json:"topRated"`
 	// At is when this answer was made.
 	At time.Time `json:"at"`
 }
@@ -39,11 +47,14 @@ type Live struct {
 // LiveGame is the featured game: a public room in play that spectators
 // may watch.
 type LiveGame struct {
-	Code       string          `json:"code"`
-	Link       string          `json:"link"`
-	Seats      []string        `json:"seats"`
-	Hole       int             `json:"hole"`
-	Rated      bool            `json:"rated"`
+	Code  string   `json:"code"`
+	Link  string   `json:"link"`
+	Seats []string `json:"seats"`
+	Hole  int      `json:"hole"`
+	Rated bool     `json:"rated"`
+	// Rating is the players' mean rating in the game's family (a rated
+	// game only; nil otherwise).
+	Rating     *float64        `json:"rating"`
 	Spectators int             `json:"spectators"`
 	Settings   json.RawMessage `json:"settings"`
 }
@@ -60,11 +71,20 @@ type LiveTournament struct {
 	Link     string          `json:"link"`
 }
 
-// liveCache keeps the latest answer.
+// liveCache keeps the latest answer, and the counts the other instances
+// published (tv_counts.go).
 type liveCache struct {
 	mu   sync.Mutex
 	at   time.Time
 	last Live
+
+	peersMu sync.Mutex
+	peers   map[string]peerCounts
+
+	// ratings are the players' ratings the featured game was chosen with
+	// (tv_live.go).
+	ratingsMu sync.Mutex
+	ratings   map[string]cachedRating
 }
 
 func (s *Server) getLive(w http.ResponseWriter, r *http.Request) {
@@ -89,14 +109,10 @@ type roomLive struct {
 	players, spectators       int
 }
 
-// liveNow gathers what is on now: this instance's room hubs for the counts,
-// the lobby's listings (every instance's public rooms) for the featured
-// game, and the tournament list for the scheduled ones.
-func (s *Server) liveNow(ctx context.Context) (Live, error) {
-	out := Live{Scheduled: []LiveTournament{}, At: s.now()}
-	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
-	defer cancel()
-	local := map[string]roomLive{}
+// localLive reads this instance's room hubs: its counts, and the
+// spectators of each watchable room in play.
+func (s *Server) localLive(ctx context.Context) liveCounts {
+	out := liveCounts{ID: s.id, Watched: map[string]int{}}
 	for _, h := range s.rooms.all() {
 		rl, err := read(ctx, &h.hubCore, func() roomLive {
 			rm := h.room
@@ -120,14 +136,31 @@ func (s *Server) liveNow(ctx context.Context) (Live, error) {
 		if err != nil {
 			continue // stopping
 		}
-		local[h.code] = rl
 		out.Players += rl.players
 		out.Spectators += rl.spectators
 		if rl.playing {
 			out.Games++
+			out.Playing = append(out.Playing, h.code)
+			if rl.watchable && rl.spectators > 0 {
+				out.Watched[h.code] += rl.spectators
+			}
 		}
 	}
-	featured, err := s.featured(ctx, local)
+	return out
+}
+
+// liveNow gathers what is on now: every instance's counts (this one's
+// hubs and what the others published), the lobby's listings (every
+// instance's public rooms) for the featured game, the tournament list for
+// the scheduled ones, today's daily challenge's leaders and the top rated
+// players.
+func (s *Server) liveNow(ctx context.Context) (Live, error) {
+	out := Live{Scheduled: []LiveTournament{}, At: s.now()}
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	counts := s.siteCounts(s.localLive(ctx))
+	out.Players, out.Games, out.Spectators = counts.Players, counts.Games, counts.Spectators
+	featured, err := s.featured(ctx, counts.Watched)
 	if err != nil {
 		return out, err
 	}
@@ -137,59 +170,13 @@ func (s *Server) liveNow(ctx context.Context) (Live, error) {
 		return out, err
 	}
 	out.Scheduled = scheduled
+	if out.Leaders, err = s.dailyLeaders(ctx); err != nil {
+		return out, err
+	}
+	if out.TopRated, err = s.topRated(ctx); err != nil {
+		return out, err
+	}
 	return out, nil
-}
-
-// featured is the game to watch among the public rooms in play that
-// spectators may watch: a rated one first, then the most watched (its
-// spectators on this instance), then the most recently listed.
-func (s *Server) featured(ctx context.Context, local map[string]roomLive) (*LiveGame, error) {
-	ls, err := s.store.Listings(ctx, 200)
-	if err != nil {
-		return nil, err
-	}
-	type candidate struct {
-		g     LiveGame
-		order int
-	}
-	var cands []candidate
-	for i, l := range ls { // newest first
-		var d struct {
-			Code       string          `json:"code"`
-			Settings   json.RawMessage `json:"settings"`
-			Seats      []string        `json:"seats"`
-			Status     match.Status    `json:"status"`
-			Hole       int             `json:"hole"`
-			Spectators bool            `json:"spectators"`
-		}
-		if json.Unmarshal(l.Data, &d) != nil || d.Status != match.Playing || !d.Spectators {
-			continue
-		}
-		var set struct {
-			Rated bool `json:"rated"`
-		}
-		_ = json.Unmarshal(d.Settings, &set)
-		cands = append(cands, candidate{g: LiveGame{
-			Code: d.Code, Link: "/watch/" + d.Code, Seats: d.Seats, Hole: d.Hole, Rated: set.Rated,
-			Spectators: local[d.Code].spectators, Settings: d.Settings,
-		}, order: i})
-	}
-	if len(cands) == 0 {
-		return nil, nil
-	}
-	best := slices.MinFunc(cands, func(a, b candidate) int {
-		if a.g.Rated != b.g.Rated {
-			if a.g.Rated {
-				return -1
-			}
-			return 1
-		}
-		return cmp.Or(cmp.Compare(b.g.Spectators, a.g.Spectators), cmp.Compare(a.order, b.order))
-	})
-	if best.g.Seats == nil {
-		best.g.Seats = []string{}
-	}
-	return &best.g, nil
 }
 
 // scheduledList is the next upcoming scheduled tournaments, soonest first.

@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"net/http"
+	"time"
 
 	"golfsolitaire/accounts"
 	"golfsolitaire/match"
@@ -23,6 +24,12 @@ func (s *Server) challengeRoutes(m *http.ServeMux) {
 	p := ports{s}
 	challenges.Mount(m, challenges.Options{Rooms: p, Players: p, Tournaments: p, Answers: p,
 		Store: s.store, Owner: s.id, Now: s.now, Logger: s.log})
+}
+
+// loadDaily is the day's daily challenge as package challenges records
+// it (store.ErrNotFound when nobody has made it yet).
+func (s *Server) loadDaily(ctx context.Context, day time.Time) (protocol.Daily, error) {
+	return challenges.LoadDaily(ctx, s.store, day)
 }
 
 // Rooms.

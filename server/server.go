@@ -360,6 +360,7 @@ func New(opts Options) (*Server, error) {
 	s.routes()
 	s.startTournamentClock()
 	s.startSchedule()
+	s.startLiveCounts() // tv_counts.go
 	s.bots.Start()
 	return s, nil
 }
@@ -385,6 +386,7 @@ func (s *Server) routes() {
 	m.HandleFunc("POST /api/rooms/{code}/bots", s.addBot)
 	m.HandleFunc("POST /api/quickmatch", s.quickMatch)
 	m.HandleFunc("GET /api/live", s.getLive)
+	m.HandleFunc("GET /api/live/players/{name}", s.getLivePlayer) // tv_live.go
 	s.fairplayRoutes(m)
 	s.tournamentRoutes(m)
 	s.accountRoutes(m)

@@ -74,3 +74,19 @@ func leadersOf(ctx context.Context, board store.Leaderboards, t *tourney.Tournam
 		}
 	}
 }
+
+// tournamentLeaders is the tournament's list of leaders, as getLeaders
+// answers it, for the other pages that show them (GET /api/live).
+func (s *Server) tournamentLeaders(ctx context.Context, id string, n int) ([]tourney.Row, error) {
+	h, err := s.tours.acquire(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	defer s.tours.release(h)
+	return readT(ctx, h, func(t *tourney.Tournament) ([]tourney.Row, error) {
+		if !t.HasLeaderboard() {
+			return []tourney.Row{}, nil
+		}
+		return leadersOf(ctx, h.board, t, n)
+	})
+}

@@ -4,6 +4,7 @@ import { me } from './prefs.js';
 import { $, $$, h } from './dom.js';
 import { t, num } from './i18n.js';
 import { api, errorText, normalizeCode, saveSeat, loadName, saveName } from './api.js';
+import { watchRoom, settledBoards, playersText } from './watch.js';
 
 const nameInput = $('#name');
 const errorBox = $('#home-error');
@@ -275,9 +276,11 @@ if (dailyBoard) {
   setInterval(refreshDaily, 30000);
 }
 
-// What is on now (GET /api/live, polled every 10 s while the page is
-// shown): players online, games in play, the featured game to watch and
-// the next scheduled tournaments with a countdown ticking every second.
+// What is on now (GET /api/live, polled every 2 s while the page is
+// shown): players online, games in play, the featured game to watch (its
+// settled boards live, as a spectator sees them), the next scheduled
+// tournaments with a countdown ticking every second, today's daily
+// challenge's leaders and the top rated players.
 const liveBox = $('#live-counts');
 let scheduled = [];
 function countdown(at) {
@@ -298,16 +301,42 @@ async function refreshLive() {
   const f = $('#live-featured');
   if (l.featured) {
     f.replaceChildren(h('a', { href: l.featured.link, 'data-testid': 'live-featured-link' },
-      t('home.liveWatch', { players: (l.featured.seats || []).join(' · '), hole: num(l.featured.hole) })));
+      t('home.liveWatch', { players: playersText(l.featured.seats), hole: num(l.featured.hole) })),
+    ' · ', h('a', { href: '/tv', 'data-testid': 'live-tv' }, t('home.liveTV')));
   } else f.replaceChildren(t('home.liveNone'));
+  miniBoard(l.featured?.code || '');
+  liveLists(l);
   scheduled = l.scheduled || [];
   const ul = $('#live-scheduled');
   ul.replaceChildren(...(scheduled.length ? scheduled.map((x) => h('li', { 'data-testid': 'live-tournament' },
     h('a', { href: x.link }, x.name), ' · ',
     h('time', { datetime: x.startsAt, 'data-starts': x.startsAt, 'data-testid': 'live-countdown' }, countdown(x.startsAt)))) : [h('li', { class: 'note' }, t('tour.listEmpty'))]));
 }
+// miniBoard watches the featured game (none: code '') in the live panel.
+let mini = { code: '', watcher: null };
+function miniBoard(code) {
+  if (code === mini.code) return;
+  mini.watcher?.stop();
+  mini = { code, watcher: null };
+  const box = $('#live-board');
+  box.replaceChildren();
+  box.dataset.code = code;
+  if (!code) return;
+  mini.watcher = watchRoom(code, {
+    onView: (vw) => { if (mini.code === code) box.replaceChildren(...settledBoards(vw, { waits: false })); },
+    onGone: () => { if (mini.code === code) box.replaceChildren(); },
+  });
+}
+function liveLists(l) {
+  const rows = l.leaders?.rows || [];
+  $('#live-leaders').replaceChildren(...(rows.length ? rows.map((r) => h('li', { 'data-testid': 'live-leader' },
+    t('home.liveLeader', { place: r.placeText, name: r.name, toPar: r.toParText }))) : [h('li', { class: 'note' }, t('home.dailyEmpty'))]));
+  const top = l.topRated?.leaders || [];
+  $('#live-top').replaceChildren(...(top.length ? top.map((r) => h('li', { 'data-testid': 'live-top-player' },
+    h('a', { href: '/@/' + encodeURIComponent(r.name) }, r.name), ' ', r.display)) : [h('li', { class: 'note' }, t('home.liveNoTop'))]));
+}
 if (liveBox) {
   refreshLive();
-  setInterval(refreshLive, 10000);
+  setInterval(refreshLive, 2000);
   setInterval(tickScheduled, 1000);
 }

@@ -105,6 +105,7 @@ func New(opts Options) http.Handler {
 		}
 		return templates.Room(p, code, true), http.StatusOK
 	}, "watch.boards"))
+	h.tvPages(m) // tv.go
 	h.tournamentPages(m)
 	h.accountPages(m)
 	m.HandleFunc("GET /static/{file}", h.static)

@@ -38,8 +38,17 @@ func (s *challenges) daily(w http.ResponseWriter, r *http.Request) {
 func dailyKey(day time.Time) string { return "daily:" + day.Format("2006-01-02") }
 
 func (s *challenges) loadDaily(ctx context.Context, day time.Time) (protocol.Daily, error) {
+	return LoadDaily(ctx, s.Store, day)
+}
+
+// LoadDaily reads the record of the day's daily challenge (a UTC day, as
+// time.Truncate(24*time.Hour) gives): store.ErrNotFound when nobody has
+// made it yet.
+func LoadDaily(ctx context.Context, st interface {
+	Load(ctx context.Context, room string) (store.Snapshot, error)
+}, day time.Time) (protocol.Daily, error) {
 	var d protocol.Daily
-	snap, err := s.Store.Load(ctx, dailyKey(day))
+	snap, err := st.Load(ctx, dailyKey(day))
 	if err != nil {
 		return d, err
 	}

@@ -89,6 +89,37 @@ func compact(s string) []string {
 	return []string{keep(names.Skeleton(s)), keep(strings.ToLower(confusables.Skeleton(s)))}
 }
 
+// The name notes of accounts created before the name rules
+// (Account.NameNote): a reserved word, or a look-alike of an older
+// account's name (NoteLookAlike + " " + that name).
+const (
+	NoteReserved  = "reserved"
+	NoteLookAlike = "look-alike of"
+)
+
+// reservedWord is the reserved word a name contains, or "".
+func reservedWord(display string) (word, keptFor string) {
+	for _, r := range reservedNames {
+		w := compact(r.word)[0]
+		for _, c := range compact(display) {
+			if strings.Contains(c, w) {
+				return r.word, r.keptFor
+			}
+		}
+	}
+	return "", ""
+}
+
+// LegacyNote is the note of an account name kept from before the name
+// rules: NoteReserved when it holds a reserved word, else "" (a look-alike
+// is told by the store, which knows the older name).
+func LegacyNote(display string) string {
+	if w, _ := reservedWord(display); w != "" {
+		return NoteReserved
+	}
+	return ""
+}
+
 // CheckNew checks a name for a new account and returns it as its seats
 // will show it: the username rules (ParseName) after the PRECIS Nickname
 // profile every seat name goes through (package names: NFKC, no invisible
@@ -103,13 +134,8 @@ func CheckNew(name string) (display, key, skeleton string, err error) {
 	if err != nil {
 		return "", "", "", err
 	}
-	for _, r := range reservedNames {
-		w := compact(r.word)[0]
-		for _, c := range compact(display) {
-			if strings.Contains(c, w) {
-				return "", "", "", fmt.Errorf("%w: %q contains %q, which is kept for %s; choose another name", ErrBadName, display, r.word, r.keptFor)
-			}
-		}
+	if w, keptFor := reservedWord(display); w != "" {
+		return "", "", "", fmt.Errorf("%w: %q contains %q, which is kept for %s; choose another name", ErrBadName, display, w, keptFor)
 	}
 	return display, key, Skeleton(display), nil
 }

@@ -63,6 +63,31 @@ func (s *Service) Signup(ctx context.Context, name, password string) (Account, e
 	return a, err
 }
 
+// ErrNoRename refuses a new name to an account whose name the rules
+// accept: only names kept from before them (Account.NameNote) change.
+var ErrNoRename = errors.New("accounts: this account's name needs no change")
+
+// Rename gives an account whose name carries a note (a name kept from
+// before the name rules) a new one, checked like a sign-up's.
+func (s *Service) Rename(ctx context.Context, id ID, name string) (Account, error) {
+	a, err := s.Store.ByID(ctx, id)
+	if err != nil {
+		return Account{}, err
+	}
+	if a.NameNote == "" {
+		return Account{}, fmt.Errorf("%w: %q follows the name rules; names are kept for good", ErrNoRename, a.Name)
+	}
+	display, key, skeleton, err := CheckNew(name)
+	if err != nil {
+		return Account{}, err
+	}
+	a, err = s.Store.Rename(ctx, id, Account{Name: display, Key: key, Skeleton: skeleton})
+	if errors.Is(err, ErrNameConfusable) {
+		return Account{}, fmt.Errorf("%w: %q looks too much like the name of an existing account; choose another name (%w)", ErrBadName, display, ErrNameConfusable)
+	}
+	return a, err
+}
+
 // Login returns the account when the password matches, and ErrLogin
 // otherwise, after the same argon2id work whether or not the name exists.
 func (s *Service) Login(ctx context.Context, name, password string) (Account, error) {

@@ -28,6 +28,12 @@ type Account struct {
 	// CasualRounds is how many casual rounds the account has finished
 	// seated (AddCasualRound): new accounts play rated games after a few.
 	CasualRounds int `json:"-"`
+	// NameNote is why the name would be refused today, for an account
+	// created before the name rules (NoteReserved, or NoteLookAlike and
+	// the older account's name); empty for every other. Such an account
+	// logs in and plays casual rooms, and plays rated games once renamed
+	// (Store.Rename).
+	NameNote string `json:"-"`
 }
 
 // The kinds of sightings (Store.Seen): the address an account's requests
@@ -149,6 +155,7 @@ type RateFunc func(before []ratings.Rating) ([]ratings.Rating, error)
 // Store keeps accounts, ratings, their history and the archive. The
 // implementations are inmem (one process, nothing kept) and postgres.
 type Store interface {
+	Plays
 	// Create adds an account (ErrNameTaken when its Key exists,
 	// ErrNameConfusable when its non-empty Skeleton does) and returns it
 	// with its ID and creation time.
@@ -203,6 +210,12 @@ type Store interface {
 	// with the account, both seen with it at or after since: one Link per
 	// account and kind, by account id then kind.
 	Links(ctx context.Context, id ID, since time.Time) ([]Link, error)
+	// Rename gives an account a new name (Name, Key and Skeleton of a,
+	// checked by CheckNew) and clears its NameNote: ErrNameTaken when
+	// another account has the Key, ErrNameConfusable when another has
+	// the Skeleton, ErrNotFound when the account does not exist. Archived
+	// games keep the name they were played under.
+	Rename(ctx context.Context, id ID, a Account) (Account, error)
 	// AddCasualRound counts one finished casual round for each account
 	// (ids that name no account are skipped).
 	AddCasualRound(ctx context.Context, ids []ID) error

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"golfsolitaire/fairplay/review"
 	"golfsolitaire/golf"
 	"golfsolitaire/protocol"
 )
@@ -82,6 +83,19 @@ func runFairplayReview(ctx context.Context, args []string, e env) error {
 		fmt.Fprintf(w, "  score %.2f (threshold %.2f) over %d holes, %d decisions\n", f.Score, f.Threshold, ev.Holes, ev.Decisions)
 		fmt.Fprintf(w, "  stretches where the moves did best with the real stock: %d of %d (honest play expects %.1f)\n", ev.Least, ev.Segments, ev.Expected)
 		fmt.Fprintf(w, "  discriminating decisions: %d (clairvoyant move %d, visible-best move %d)\n", ev.Discriminating, ev.Clairvoyant, ev.Visible)
+		if note := body.NameNotes[f.Player]; note != "" {
+			fmt.Fprintf(w, "  name kept from before the name rules: %s\n", note)
+		}
+		for _, l := range body.Links[f.Player] {
+			fmt.Fprintf(w, "  linked account: %s (same %s, last seen together %s)\n", l.Name, l.Kind, l.At.Format(time.RFC3339))
+		}
+		if sc := body.Scouting[f.Player]; len(sc) > 0 {
+			fmt.Fprintf(w, "  scouted holes: %d (%d flag an account), begun after a linked account had finished the same deal:\n", len(sc), review.ScoutedHolesToFlag)
+			for _, h := range sc {
+				fmt.Fprintf(w, "    room %s hole %d begun %s: %s had finished it in room %s hole %d at %s\n",
+					h.Room, h.Hole, h.Begun.Format(time.RFC3339), h.By, h.ByRoom, h.ByHole, h.ByFinished.Format(time.RFC3339))
+			}
+		}
 		for _, h := range f.Holes {
 			if len(h.Analysis.Discriminating) == 0 {
 				continue

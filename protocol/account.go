@@ -71,8 +71,14 @@ type Session struct {
 // Player is an account as anyone may see it: GET /api/account (yourself),
 // GET /api/players/{name}, and the answer to sign-up and login.
 type Player struct {
-	Name    string    `json:"name"`
-	Created time.Time `json:"created"`
+	Name string `json:"name"`
+	// NameNote is set for an account kept from before the name rules
+	// whose name they would refuse today: "reserved" (it holds a word
+	// kept for the bots, the moderators or the site) or "look-alike of
+	// NAME". Such an account plays rated games once it has chosen a new
+	// name (POST /api/account/name).
+	NameNote string    `json:"nameNote,omitempty"`
+	Created  time.Time `json:"created"`
 	// Rating is the current rating per game family (the game's name, as
 	// in settings), for the families the player has played rated.
 	Rating map[string]PlayerRating `json:"rating"`

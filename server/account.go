@@ -134,6 +134,7 @@ func (s *Server) accountRoutes(m *http.ServeMux) {
 	m.HandleFunc("POST /api/account/logout", s.logout)
 	m.HandleFunc("DELETE /api/account", s.deleteAccount)
 	m.HandleFunc("GET /api/account", s.whoAmI)
+	m.HandleFunc("POST /api/account/name", s.renameAccount) // account_name.go
 	m.HandleFunc("GET /api/session", s.session)
 	m.HandleFunc("GET /api/players/{name}", s.getPlayer)
 	m.HandleFunc("GET /api/games/{id}", s.getGame)
@@ -215,6 +216,8 @@ func accountErrorCode(err error) (string, int, bool) {
 		{errGameNotFound, protocol.ErrCodeGameNotFound, http.StatusNotFound},
 		{errTooFewRatedGames, protocol.ErrCodeNotEligible, http.StatusForbidden},
 		{errProbation, protocol.ErrCodeNotEligible, http.StatusForbidden},
+		{accounts.ErrNoRename, protocol.ErrCodeNoChange, http.StatusConflict},
+		{errNameNote, protocol.ErrCodeNotEligible, http.StatusForbidden},
 		{errLinked, protocol.ErrCodeLinkedAccounts, http.StatusConflict},
 		{errPasskeyFailed, protocol.ErrCodePasskeyFailed, http.StatusBadRequest},
 		{errPasskeyNotFound, protocol.ErrCodeNoPasskey, http.StatusNotFound},
@@ -443,7 +446,7 @@ func (s *Server) writePlayer(w http.ResponseWriter, r *http.Request, status int,
 }
 
 func playerJSON(a accounts.Account, rs []accounts.FamilyRating) protocol.Player {
-	p := protocol.Player{Name: a.Name, Created: a.Created, Rating: map[string]protocol.PlayerRating{},
+	p := protocol.Player{Name: a.Name, NameNote: a.NameNote, Created: a.Created, Rating: map[string]protocol.PlayerRating{},
 		Stats: map[string]protocol.PlayerStats{}, History: map[string][]protocol.RatingPoint{}}
 	for _, fr := range rs {
 		p.Rating[string(fr.Family)] = protocol.PlayerRating{Rating: fr.Rating.Rating, RD: fr.RD, Volatility: fr.Volatility,

@@ -144,6 +144,7 @@ func (s *Server) fairplayEntries(r *match.Room, notices []match.Notice) []store.
 		}
 		hole := results.Hole{Hole: review.Hole{
 			Variant: r.Settings.Variant, Seed: h.Seed, Moves: append([]golf.Move(nil), h.Games[n.Seat].Moves...), Rated: r.Settings.Rated && seat.Account == 0,
+			Begun: h.Started, Counts: r.Settings.Rated || r.Tournament != "",
 			Report: fairplay.HoleReport{
 				Player: review.Player(r, seat), Name: seat.Name, Room: r.Code, Round: r.Round, Hole: n.Hole,
 				Replay: fmt.Sprintf("/api/rooms/%s/holes/%d/replay", r.Code, n.Hole), Score: n.Score, At: s.now(),
@@ -223,7 +224,12 @@ func (s *Server) getFairplayFlags(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, protocol.FairplayFlags{Flags: flags, Links: links})
+	scouting, notes, err := s.flagScouting(r.Context(), flags) // scouting.go
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, protocol.FairplayFlags{Flags: flags, Links: links, Scouting: scouting, NameNotes: notes})
 }
 
 // reviewEnabled answers 404 when the server has no review.
@@ -302,6 +308,10 @@ func (s *Server) getModerator(w http.ResponseWriter, r *http.Request) {
 		for _, l := range ls {
 			m.Links[p] = append(m.Links[p], templates.ModeratorLink{Name: l.Name, Kind: l.Kind, At: l.At})
 		}
+	}
+	if m.Scouted, m.NameNotes, err = s.flagScouting(r.Context(), flags); err != nil { // scouting.go
+		s.fail(w, err)
+		return
 	}
 	s.renderModerator(w, r, http.StatusOK, m)
 }

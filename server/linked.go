@@ -61,6 +61,9 @@ func (s *Server) see(r *http.Request, a accounts.Account) error {
 // ratedCheck is what every rated seat or entry of an account goes
 // through: the probation, then its address and device are recorded.
 func (s *Server) ratedCheck(r *http.Request, a accounts.Account) error {
+	if err := nameNoteCheck(a); err != nil { // account_name.go
+		return err
+	}
 	if p := s.opts.RatedProbation; p > 0 {
 		rounds := cmpOr(s.opts.ProbationRounds, 3)
 		if age := s.now().Sub(a.Created); age < p && a.CasualRounds < rounds {

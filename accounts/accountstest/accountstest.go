@@ -28,6 +28,8 @@ func Run(t *testing.T, open func(t *testing.T) accounts.Store) {
 		{"LookAlikeNameRefused", testLookAlike},
 		{"LinksBySharedAddressOrDevice", testLinks},
 		{"CasualRounds", testCasualRounds},
+		{"Plays", testPlays},
+		{"Rename", testRename},
 		{"ConcurrentSignupsOneWins", testConcurrentCreate},
 		{"RecordGame", testRecordGame},
 		{"RecordGameRefusals", testRecordGameRefusals},

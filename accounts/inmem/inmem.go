@@ -36,6 +36,8 @@ type Store struct {
 	pkOrder  []string
 	// seen is every account's sightings: kind, value -> last time.
 	seen map[accounts.ID]map[sighting]time.Time
+	// plays are every account's plays by deal.
+	plays map[accounts.ID]map[string]accounts.Play
 }
 
 type sighting struct{ kind, value string }
@@ -53,6 +55,7 @@ func New() *Store {
 
 		passkeys: map[string]accounts.Passkey{},
 		seen:     map[accounts.ID]map[sighting]time.Time{},
+		plays:    map[accounts.ID]map[string]accounts.Play{},
 	}
 }
 
@@ -111,6 +114,7 @@ func (s *Store) Delete(_ context.Context, id accounts.ID) error {
 	delete(s.ratings, id)
 	delete(s.history, id)
 	delete(s.seen, id)
+	delete(s.plays, id)
 	for k, p := range s.passkeys {
 		if p.Account == id {
 			delete(s.passkeys, k)

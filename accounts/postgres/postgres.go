@@ -65,37 +65,50 @@ func OpenTimeout(ctx context.Context, url string, timeout time.Duration, log *sl
 	return st, nil
 }
 
-// fillSkeletons gives the accounts created before skeletons were kept
-// theirs (oldest first). An account whose skeleton an older account has
-// already keeps none: both keep their names, and new look-alikes of
-// either are refused.
+// fillSkeletons checks, once, the names of the accounts created before
+// the name rules (oldest first): each gets its skeleton, unless an older
+// account has it already (then it keeps none and is noted a look-alike of
+// that account's name), and a note when it holds a reserved word. Both
+// keep their names and log in as before; new look-alikes of either are
+// refused.
 func (s *Store) fillSkeletons(ctx context.Context, log *slog.Logger) error {
-	rows, err := s.pool.Query(ctx, `SELECT id, name FROM accounts WHERE name_skeleton IS NULL ORDER BY id`)
+	rows, err := s.pool.Query(ctx, `SELECT id, name, name_skeleton IS NULL FROM accounts WHERE name_skeleton IS NULL OR name_note IS NULL ORDER BY id`)
 	if err != nil {
 		return fmt.Errorf("postgres: name skeletons: %w", err)
 	}
 	type acct struct {
-		id   int64
-		name string
+		id     int64
+		name   string
+		noSkel bool
 	}
 	todo, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (acct, error) {
 		var a acct
-		return a, row.Scan(&a.id, &a.name)
+		return a, row.Scan(&a.id, &a.name, &a.noSkel)
 	})
 	if err != nil {
 		return fmt.Errorf("postgres: name skeletons: %w", err)
 	}
 	for _, a := range todo {
-		_, err := s.pool.Exec(ctx, `UPDATE accounts SET name_skeleton = $2 WHERE id = $1 AND name_skeleton IS NULL`, a.id, accounts.Skeleton(a.name))
-		var pgErr *pgconn.PgError
-		if errors.As(err, &pgErr) && pgErr.Code == "23505" {
-			if log != nil {
-				log.Warn("account name looks like an older account's; it keeps no skeleton", "name", a.name)
+		note := accounts.LegacyNote(a.name)
+		if a.noSkel {
+			skel := accounts.Skeleton(a.name)
+			_, err := s.pool.Exec(ctx, `UPDATE accounts SET name_skeleton = $2 WHERE id = $1 AND name_skeleton IS NULL`, a.id, skel)
+			var pgErr *pgconn.PgError
+			if errors.As(err, &pgErr) && pgErr.Code == "23505" {
+				var older string
+				if err := s.pool.QueryRow(ctx, `SELECT name FROM accounts WHERE name_skeleton = $1`, skel).Scan(&older); err != nil {
+					return fmt.Errorf("postgres: name skeletons: %w", err)
+				}
+				note = accounts.NoteLookAlike + " " + older
+			} else if err != nil {
+				return fmt.Errorf("postgres: name skeletons: %w", err)
 			}
-			continue
 		}
-		if err != nil {
-			return fmt.Errorf("postgres: name skeletons: %w", err)
+		if _, err := s.pool.Exec(ctx, `UPDATE accounts SET name_note = $2 WHERE id = $1`, a.id, note); err != nil {
+			return fmt.Errorf("postgres: name notes: %w", err)
+		}
+		if note != "" && log != nil {
+			log.Warn("account name from before the name rules: it plays rated games once renamed", "name", a.name, "note", note)
 		}
 	}
 	return nil
@@ -170,8 +183,8 @@ func (s *Store) Ping(ctx context.Context) error {
 
 func (s *Store) Create(ctx context.Context, a accounts.Account) (accounts.Account, error) {
 	err := s.pool.QueryRow(ctx,
-		`INSERT INTO accounts (name, name_key, name_skeleton, password_hash) VALUES ($1, $2, NULLIF($3, ''), $4) RETURNING id, created_at`,
-		a.Name, a.Key, a.Skeleton, a.PasswordHash).Scan(&a.ID, &a.Created)
+		`INSERT INTO accounts (name, name_key, name_skeleton, password_hash, name_note) VALUES ($1, $2, NULLIF($3, ''), $4, $5) RETURNING id, created_at`,
+		a.Name, a.Key, a.Skeleton, a.PasswordHash, a.NameNote).Scan(&a.ID, &a.Created)
 	var pgErr *pgconn.PgError
 	if errors.As(err, &pgErr) && pgErr.Code == "23505" {
 		if pgErr.ConstraintName == "accounts_name_skeleton" {
@@ -188,8 +201,8 @@ func (s *Store) Create(ctx context.Context, a accounts.Account) (accounts.Accoun
 
 func (s *Store) one(ctx context.Context, where string, arg any) (accounts.Account, error) {
 	var a accounts.Account
-	err := s.pool.QueryRow(ctx, `SELECT id, name, name_key, coalesce(name_skeleton, ''), password_hash, created_at, casual_rounds FROM accounts WHERE `+where, arg).
-		Scan(&a.ID, &a.Name, &a.Key, &a.Skeleton, &a.PasswordHash, &a.Created, &a.CasualRounds)
+	err := s.pool.QueryRow(ctx, `SELECT id, name, name_key, coalesce(name_skeleton, ''), password_hash, created_at, casual_rounds, coalesce(name_note, '') FROM accounts WHERE `+where, arg).
+		Scan(&a.ID, &a.Name, &a.Key, &a.Skeleton, &a.PasswordHash, &a.Created, &a.CasualRounds, &a.NameNote)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return accounts.Account{}, accounts.ErrNotFound
 	}

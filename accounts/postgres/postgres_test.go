@@ -37,7 +37,7 @@ func TestMigrations(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"00001_accounts.sql", "00002_sessions.sql", "00003_archive.sql", "00004_leaderboard.sql", "00005_passkeys.sql", "00006_round_stats.sql", "00020_name_skeletons.sql", "00021_account_links.sql"}
+	want := []string{"00001_accounts.sql", "00002_sessions.sql", "00003_archive.sql", "00004_leaderboard.sql", "00005_passkeys.sql", "00006_round_stats.sql", "00020_name_skeletons.sql", "00021_account_links.sql", "00022_account_plays.sql", "00023_name_notes.sql"}
 	if !slices.Equal(got, want) {
 		t.Errorf("Migrations() = %v, want %v", got, want)
 	}
@@ -46,8 +46,8 @@ func TestMigrations(t *testing.T) {
 		t.Errorf("second Migrate: %v", err)
 	}
 	var n int
-	if err := s.Pool().QueryRow(context.Background(), `SELECT max(version_id) FROM goose_db_version`).Scan(&n); err != nil || n != 21 {
-		t.Errorf("goose version = %d, %v; want 21", n, err)
+	if err := s.Pool().QueryRow(context.Background(), `SELECT max(version_id) FROM goose_db_version`).Scan(&n); err != nil || n != 23 {
+		t.Errorf("goose version = %d, %v; want 23", n, err)
 	}
 }
 
@@ -153,5 +153,42 @@ func TestSkeletonBackfill(t *testing.T) {
 	_, err = s.Create(ctx, accounts.Account{Name: "b0", Key: "b0", Skeleton: accounts.Skeleton("b0"), PasswordHash: "x"})
 	if !errors.Is(err, accounts.ErrNameConfusable) {
 		t.Errorf("Create(b0) err = %v, want ErrNameConfusable", err)
+	}
+}
+
+// TestLegacyNames: accounts created before the name rules, with names
+// now reserved or confusable with an older account's, are checked once
+// at start: they keep their names and log in as before, with a note
+// (reserved, look-alike of the older name); the older one has none.
+func TestLegacyNames(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	url := pgtest.Database(t, "accounts")
+	pool, err := pgxpool.New(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	if err := postgres.MigrateTo(ctx, pool, 21, nil); err != nil { // before the notes
+		t.Fatal(err)
+	}
+	// As the server before the name rules created them: no skeleton.
+	for _, n := range []struct{ name, key string }{{"victim1", "victim1"}, {"vіctim1", "vіctim1"}, {"GreedyBot", "greedybot"}, {"Ana", "ana"}} {
+		if _, err := pool.Exec(ctx, `INSERT INTO accounts (name, name_key, password_hash) VALUES ($1, $2, 'x')`, n.name, n.key); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for range 2 { // a restart checks nothing again
+		s, err := postgres.Open(ctx, url, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for key, want := range map[string]string{"victim1": "", "vіctim1": "look-alike of victim1", "greedybot": "reserved", "ana": ""} {
+			a, err := s.ByKey(ctx, key)
+			if err != nil || a.NameNote != want {
+				t.Errorf("%s: note %q, %v; want %q", key, a.NameNote, err, want)
+			}
+		}
+		s.Close()
 	}
 }

@@ -76,6 +76,11 @@ type Hole struct {
 	// Rated: the room is rated, so a seat without an account id is found
 	// by its name, which is its account's.
 	Rated bool
+	// Begun is when the hole was dealt (zero in jobs queued before it was
+	// kept: no scouting is checked); Counts that its result counts (a
+	// rated room or a tournament), so scouting it gains something.
+	Begun  time.Time `json:",omitzero"`
+	Counts bool      `json:",omitempty"`
 }
 
 // Analyse runs one hole's analysis (on a worker of the job queue): the
@@ -124,6 +129,10 @@ func (f *Holds) Analyse(ctx context.Context, j Hole) (bool, error) {
 			return false, fmt.Errorf("fair-play evidence of %s not stored: %w", j.Report.Player, err)
 		}
 		f.analysed.Inc()
+	}
+	if err := f.scout(ctx, j); err != nil { // scouting.go
+		f.failed.Inc()
+		return true, err
 	}
 	if !ev.FlaggedBy(f.rule) {
 		return true, nil

@@ -23,6 +23,7 @@ import (
 	"golfsolitaire/match"
 	"golfsolitaire/protocol"
 	"golfsolitaire/ratings"
+	"golfsolitaire/server/internal/api"
 )
 
 // Session keys and cookie names.
@@ -192,7 +193,7 @@ func (s *Server) guest(next http.Handler) http.Handler {
 
 // Account errors.
 var (
-	errNotLoggedIn  = errors.New("server: log in first")
+	errNotLoggedIn  = api.ErrNotLoggedIn
 	errLoginLimit   = errors.New("server: too many failed logins")
 	errSignupLimit  = errors.New("server: too many sign-ups")
 	errGameNotFound = errors.New("server: no archived game by that id")

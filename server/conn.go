@@ -224,21 +224,31 @@ func badVersionMessage(asked int) string {
 	return fmt.Sprintf("this server speaks protocol version %s, and the client says %s: update the client", strings.Join(spoken, ", "), what)
 }
 
-// command handles one message after hello.
+// command handles one message after hello: the message's event is built
+// (eventFor), applied by the hub and answered (play).
 func (c *conn) command(ctx context.Context, h *hub, seat int, data []byte) {
 	m, err := protocol.ParseClientMessage(data)
 	if err != nil {
 		c.enqueue(codeMsg(0, protocol.ErrCodeBadMessage, err.Error()))
 		return
 	}
+	if build := c.eventFor(ctx, h, seat, m); build != nil {
+		c.play(ctx, h, seat, m, build)
+	}
+}
+
+// eventFor returns what builds the event a message asks for, or nil when
+// the message was answered already (a ping, a resync, a hint, a
+// reaction, a refusal).
+func (c *conn) eventFor(ctx context.Context, h *hub, seat int, m protocol.ClientMessage) func(r *match.Room) (match.Event, error) {
 	var build func(r *match.Room) (match.Event, error)
 	switch m.Type {
 	case protocol.TypePing:
 		c.enqueue(protocol.ServerMessage{Type: protocol.TypePong}.Marshal())
-		return
+		return nil
 	case protocol.TypeHello:
 		c.enqueue(codeMsg(m.Seq, protocol.ErrCodeHelloFirst, "hello was already said"))
-		return
+		return nil
 	case protocol.TypeResync:
 		// The client's view is not a patch's base: a snapshot, to
 		// players and spectators alike.
@@ -247,12 +257,12 @@ func (c *conn) command(ctx context.Context, h *hub, seat int, data []byte) {
 				h.sendSnapshot(c)
 			}
 		})
-		return
+		return nil
 	case protocol.TypeMove:
 		mv, err := golf.ParseMove(m.Move)
 		if err != nil {
 			c.enqueue(c.errorMsg(m.Seq, err))
-			return
+			return nil
 		}
 		build = func(r *match.Room) (match.Event, error) {
 			return match.Event{Kind: match.KindMove, Seat: c.seat, Hole: m.Hole, Move: mv, Seq: m.Seq}, nil
@@ -264,7 +274,7 @@ func (c *conn) command(ctx context.Context, h *hub, seat int, data []byte) {
 		})
 	case protocol.TypeStart:
 		if !c.allow(m.Seq, limitStarts) {
-			return
+			return nil
 		}
 		build = c.s.roundBuild(ctx, func(r *match.Room) match.Event {
 			return match.Event{Kind: match.KindStart, Seat: c.seat, Seed: newSeed()}
@@ -274,26 +284,8 @@ func (c *conn) command(ctx context.Context, h *hub, seat int, data []byte) {
 			return match.Event{Kind: match.KindStand, Seat: c.seat, Hole: m.Hole}, nil
 		}
 	case protocol.TypeHint:
-		if seat < 0 {
-			c.enqueue(c.errorMsg(m.Seq, errSpectator))
-			return
-		}
-		if !c.allow(m.Seq, limitHints) {
-			return
-		}
-		// The solver runs beside the connection's reader, so moves sent
-		// meanwhile are not held up; the ack may come after theirs.
-		c.tasks.Go(func() {
-			hctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-			defer cancel()
-			move, v, err := c.s.hintFor(hctx, h, seat, m.Hole)
-			if err != nil {
-				c.enqueue(c.errorMsg(m.Seq, err))
-				return
-			}
-			c.enqueue(protocol.ServerMessage{Type: protocol.TypeAck, Seq: m.Seq, V: v, Move: move}.Marshal())
-		})
-		return
+		c.hint(ctx, h, seat, m)
+		return nil
 	case protocol.TypeLeave:
 		build = func(r *match.Room) (match.Event, error) {
 			return match.Event{Kind: match.KindLeave, Seat: c.seat}, nil
@@ -301,7 +293,7 @@ func (c *conn) command(ctx context.Context, h *hub, seat int, data []byte) {
 	case protocol.TypeKick:
 		if m.Seat == nil {
 			c.enqueue(codeMsg(m.Seq, protocol.ErrCodeBadMessage, "kick needs the seat to remove"))
-			return
+			return nil
 		}
 		target := *m.Seat
 		build = func(r *match.Room) (match.Event, error) {
@@ -309,22 +301,52 @@ func (c *conn) command(ctx context.Context, h *hub, seat int, data []byte) {
 		}
 	case protocol.TypeReact:
 		c.react(ctx, h, seat, m)
-		return
+		return nil
 	case protocol.TypeRematch:
 		if !c.allow(m.Seq, limitStarts) {
-			return
+			return nil
 		}
 		build = c.s.roundBuild(ctx, func(r *match.Room) match.Event {
 			return match.Event{Kind: match.KindRematch, Seat: c.seat, Seed: newSeed()}
 		})
 	default:
 		c.enqueue(codeMsg(m.Seq, protocol.ErrCodeUnknownType, "unknown message type "+jsonQuote(m.Type)))
-		return
+		return nil
 	}
+	if seat < 0 {
+		c.enqueue(c.errorMsg(m.Seq, errSpectator))
+		return nil
+	}
+	return build
+}
+
+// hint answers a hint: a spectator is refused, and the solver runs beside
+// the connection's reader, so moves sent meanwhile are not held up; the
+// ack may come after theirs.
+func (c *conn) hint(ctx context.Context, h *hub, seat int, m protocol.ClientMessage) {
 	if seat < 0 {
 		c.enqueue(c.errorMsg(m.Seq, errSpectator))
 		return
 	}
+	if !c.allow(m.Seq, limitHints) {
+		return
+	}
+	c.tasks.Go(func() {
+		hctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		defer cancel()
+		move, v, err := c.s.hintFor(hctx, h, seat, m.Hole)
+		if err != nil {
+			c.enqueue(c.errorMsg(m.Seq, err))
+			return
+		}
+		c.enqueue(protocol.ServerMessage{Type: protocol.TypeAck, Seq: m.Seq, V: v, Move: move}.Marshal())
+	})
+}
+
+// play has the hub apply the event build makes and answers the message:
+// its ack goes out with the mover's event frame, or alone (a duplicate,
+// or no frame for this connection), or an error.
+func (c *conn) play(ctx context.Context, h *hub, seat int, m protocol.ClientMessage, build func(r *match.Room) (match.Event, error)) {
 	start := time.Now()
 	a := &moveAck{c: c, seq: m.Seq}
 	r := h.changeAcked(ctx, a, build)

@@ -23,7 +23,10 @@ import (
 // outage and the periodic check for lost messages. What differs (how the
 // state is decoded, changed, shown) is the hub's hubLogic.
 type hubCore[B any] struct {
-	s    *Server
+	s *Server // the hubs' server; the core itself uses st
+	// st is the part of the store the core uses: the log it loads and the
+	// bus it follows.
+	st   hubStore
 	key  string
 	what string // "room" or "tournament", in errors
 	ops  chan op[B]
@@ -44,16 +47,14 @@ type op[B any] struct {
 	batch *B
 }
 
-// hubLogic is what a kind of hub adds to the core. Every method but load
-// runs on the hub's loop.
+// hubLogic is what every kind of hub adds to the core. Every method but
+// load runs on the hub's loop. A hub may add the optional capabilities
+// below (hubLifecycle, hubTimer, hubBatcher); the loop asks for them once.
 type hubLogic[B any] interface {
 	core() *hubCore[B]
 	// load reads the state from the store (after the core subscribed, so
 	// nothing is missed).
 	load(ctx context.Context) error
-	// started runs first on the loop, stopped last.
-	started()
-	stopped()
 	// entry applies an event another instance appended.
 	entry(e store.Entry)
 	// check runs every ResyncEvery and after a resubscription: it brings
@@ -61,16 +62,48 @@ type hubLogic[B any] interface {
 	check()
 	// tick runs when the deadline passes.
 	tick()
-	// timer is the hub's own timer (nil when unset); fired runs when it
-	// fires.
+}
+
+// hubLifecycle is a hub with work of its own when its loop starts
+// (started runs first on the loop) and stops (stopped runs last).
+type hubLifecycle interface {
+	started()
+	stopped()
+}
+
+// hubTimer is a hub with a timer of its own besides the deadline: timer
+// is that timer (nil when unset), fired runs when it fires.
+type hubTimer interface {
 	timer() *time.Timer
 	fired()
-	// applyBatch applies queued changes in one store append.
+}
+
+// hubBatcher is a hub whose changes are queued as batches (op.batch):
+// applyBatch applies the queued changes in one store append. Only hubs
+// that batch are sent batches.
+type hubBatcher[B any] interface {
 	applyBatch(batch []*B)
 }
 
+// hubStore is the part of the store a hub's core uses: the log it loads
+// (and the hubs append to) and the bus that carries other instances'
+// events.
+type hubStore interface {
+	store.RoomLog
+	store.Bus
+}
+
+// The optional capabilities each kind of hub has.
+var (
+	_ hubLifecycle        = (*hub)(nil)
+	_ hubTimer            = (*hub)(nil)
+	_ hubLifecycle        = (*thub)(nil)
+	_ hubTimer            = (*thub)(nil)
+	_ hubBatcher[tchange] = (*thub)(nil)
+)
+
 func newCore[B any](s *Server, what, key string) hubCore[B] {
-	return hubCore[B]{s: s, key: key, what: what, ops: make(chan op[B]), stop: make(chan struct{}), done: make(chan struct{}),
+	return hubCore[B]{s: s, st: s.store, key: key, what: what, ops: make(chan op[B]), stop: make(chan struct{}), done: make(chan struct{}),
 		log: s.log.With(what, key)}
 }
 
@@ -150,7 +183,7 @@ func (r *registry[H, B]) all() []H {
 
 // open subscribes, then loads.
 func (c *hubCore[B]) open(ctx context.Context, l hubLogic[B]) error {
-	sub, err := c.s.store.Subscribe(context.WithoutCancel(ctx), c.key)
+	sub, err := c.st.Subscribe(context.WithoutCancel(ctx), c.key)
 	if err != nil {
 		return err
 	}
@@ -164,21 +197,23 @@ func (c *hubCore[B]) open(ctx context.Context, l hubLogic[B]) error {
 
 // loadState reads a hub's state from the store's snapshot: on load and on
 // every resync.
-func loadState[S any](ctx context.Context, s *Server, key string, decode func([]byte) (S, error)) (S, int64, error) {
+func loadState[S any](ctx context.Context, st store.RoomLog, key string, decode func([]byte) (S, error)) (S, int64, error) {
 	var zero S
-	snap, err := s.store.Load(ctx, key)
+	snap, err := st.Load(ctx, key)
 	if err != nil {
 		return zero, 0, err
 	}
-	st, err := decode(snap.Data)
+	state, err := decode(snap.Data)
 	if err != nil {
 		return zero, 0, err
 	}
-	return st, snap.Version, nil
+	return state, snap.Version, nil
 }
 
 func runLoop[B any](l hubLogic[B]) {
 	c := l.core()
+	life, _ := l.(hubLifecycle)
+	own, _ := l.(hubTimer)
 	defer close(c.done)
 	defer func() {
 		if c.sub != nil {
@@ -187,9 +222,13 @@ func runLoop[B any](l hubLogic[B]) {
 		if c.deadline != nil {
 			c.deadline.Stop()
 		}
-		l.stopped()
+		if life != nil {
+			life.stopped()
+		}
 	}()
-	l.started()
+	if life != nil {
+		life.started()
+	}
 	poll := time.NewTicker(c.s.opts.ResyncEvery)
 	defer poll.Stop()
 	for {
@@ -197,8 +236,10 @@ func runLoop[B any](l hubLogic[B]) {
 		if c.deadline != nil {
 			deadlineC = c.deadline.C
 		}
-		if t := l.timer(); t != nil {
-			timerC = t.C
+		if own != nil {
+			if t := own.timer(); t != nil {
+				timerC = t.C
+			}
 		}
 		select {
 		case <-c.stop:
@@ -217,7 +258,7 @@ func runLoop[B any](l hubLogic[B]) {
 			c.deadline = nil
 			l.tick()
 		case <-timerC:
-			l.fired()
+			own.fired()
 		case <-poll.C:
 			if c.subC == nil {
 				c.resubscribe()
@@ -249,7 +290,9 @@ drain:
 			break drain
 		}
 	}
-	l.applyBatch(batch)
+	// Batches are sent to hubBatchers only (a hub that does not batch
+	// queues run ops).
+	l.(hubBatcher[B]).applyBatch(batch)
 	if next != nil {
 		c.handle(l, *next)
 	}
@@ -266,7 +309,7 @@ func (c *hubCore[B]) resubscribe() bool {
 	c.subC = nil
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
-	sub, err := c.s.store.Subscribe(ctx, c.key)
+	sub, err := c.st.Subscribe(ctx, c.key)
 	if err != nil {
 		c.log.Warn("resubscribe failed", "err", err)
 		return false

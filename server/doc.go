@@ -1,13 +1,119 @@
 // Package server is the HTTP and WebSocket front of the game: the JSON API
-// for rooms, the WebSocket endpoint that carries play, and the room hubs
-// that keep each room's state on this instance in step with the store.
+// for rooms and tournaments, the WebSocket endpoints that carry play, and
+// the hubs that keep each room's and tournament's state on this instance
+// in step with the store. The rules live elsewhere (match, tourney, golf:
+// pure, no I/O); so do the stores (store, accounts, fairplay), the job
+// queue (jobs, results) and the pages (web, templates). This package
+// only moves bytes between them.
 //
-// Every room that has a client connected here has one hub: one goroutine
-// that owns the room's cached state, applies commands (validated by the
-// match package, then appended to the store with an expected version, so
-// of several instances racing only one wins each version), receives the
-// events other instances append (through the store's subscription) and
-// sends each connection the view it may see. A connection has its own
-// writer goroutine and a small buffer; one that cannot keep up is closed,
-// never waited on.
+// # A move, from socket to screens
+//
+// Follow one "move" frame through the package:
+//
+//  1. server.go: Server.ServeHTTP sets the security headers (headers.go)
+//     and the body limit, then the mux built in routes sends GET /ws,
+//     after the per-client socket cap (limit.go, capSockets), to serveWS.
+//     serveWS accepts the WebSocket through a corkWriter (cork.go: frames
+//     queued together go out in one write) and makes a conn (conn.go).
+//  2. conn.go: conn.serve starts the socket's writer (sender.go: one
+//     goroutine and a small buffer per socket; a client that cannot keep
+//     up is closed, never waited on) and its pinger, then conn.run reads
+//     the hello (protocol version, room code, seat token, the last
+//     version seen), acquires the room's hub and attaches to it.
+//     Each later frame passes the connection's rate bucket and goes to
+//     conn.command: eventFor turns the message into a builder of a
+//     match.Event (a ping, a resync, a hint, a reaction are answered on
+//     the spot), and play hands it to the hub and answers with the ack.
+//  3. core.go: the hub's core. A registry starts one hub per room on
+//     first use (subscribe to the room's log on the store's bus, then
+//     load its snapshot) and stops it with its last user. Work reaches
+//     the hub's single loop as ops; the loop also applies other
+//     instances' events, fires the room's deadlines (ticks) and checks
+//     for lost messages every ResyncEvery. What a kind of hub adds is
+//     its hubLogic, plus the optional capabilities it has (hubLifecycle,
+//     hubTimer, hubBatcher).
+//  4. hub.go: hub.apply, on the loop, builds the event against the cached
+//     room and runs match.Room.Apply, which validates before it mutates.
+//     The logged event is appended to the store with the version it
+//     expects (store.RoomLog.Append; AppendOutbox when a finished hole
+//     or a rated round leaves work for the job queue, pipeline.go), so
+//     of several instances racing for a version only one wins; the loser
+//     reloads and tries again. A snapshot is encoded only when the store
+//     will write one (store.SnapshotDue).
+//  5. hub.go: fanout sends every connection the event as its seat may see
+//     it: a patch against the view it was sent last (match.ViewCache,
+//     patch.Differ; each part's patch computed once for every viewer who
+//     shares it) or the whole view, the mover's ack in the same write,
+//     spectators' frames held back for the room's spectator delay. Then
+//     the hub's side effects: the lobby listing (updateListing), deadline
+//     timers, a tournament's results (tournament_results.go), casual
+//     rounds for the linked-account check (linked.go), best scores
+//     warmed on the solver (analysis.go, solver.go).
+//  6. Other instances receive the event on their own subscriptions
+//     (hub.entry) and fan it out to their own connections; a gap in the
+//     versions makes a hub catch up from the store's history (resync).
+//
+// # A request, from router to answer
+//
+// Every API route is listed in one place, Server.routes (server.go);
+// features add theirs through small route functions beside their
+// handlers (tournamentRoutes, accountRoutes, fairplayRoutes). A feature
+// in a package of its own (server/challenges) mounts its routes with
+// its Mount function, given only the narrow interfaces it declares,
+// which mount.go implements over the server; the helpers such packages
+// share with the core (JSON answers, body decoding, shared errors) are
+// in server/internal/api. Take GET
+// /api/rooms/{code}: ServeHTTP, then compress (compress.go) and
+// withAccounts (account.go: the login session, and the cross-origin
+// check of unsafe requests), then the mux's route, getRoom: pathRoom normalizes the code
+// (codes.go), loadRoom reads the snapshot (store.RoomLog.Load, no hub
+// needed) and decodes it, and the room's public view is written by
+// writeJSON. A handler that fails calls Server.fail, which turns the
+// error into its code and status through the one table in errors.go
+// (errorCode, which asks tournamentErrorCode and accountErrorCode
+// first) and adds Retry-After where one is known. Requests limited per
+// client take a token first (limit.go, Server.allow).
+//
+// Paths outside /api/ and /ws go to Options.Pages: package web chooses
+// the language and renders the templ components of package templates;
+// the pages talk to this package's API and WebSocket like any client.
+//
+// # Where things are
+//
+// Rooms: server.go (options, routes, create and join), hub.go and
+// core.go (hubs), conn.go, sender.go, cork.go (sockets), gone.go (a room
+// that expired under its hub), quickmatch.go, replay.go, review.go and
+// analysis.go (hole replays, post-round analysis, hints and best lines),
+// reactions.go, bots.go and botnet.go (practice bots, run by package
+// botrun over an in-memory network), solver.go and solver_metrics.go
+// (the solver pool and seed pools), live.go, tv_live.go and
+// tv_counts.go (GET /api/live: the featured game, leaders and the
+// site-wide counts every instance publishes).
+//
+// Tournaments: tournament.go (routes and handlers), tournament_hub.go
+// (the tournament's hub, which batches changes into one append),
+// tournament_ws.go (watchers' sockets), tournament_board.go and
+// tournament_leaders.go (leaderboards from the store's sorted sets),
+// tournament_results.go (rooms' results posted to their tournament),
+// tournament_clock.go (starts and closes that fall due), schedule.go
+// (tournaments created ahead of their slot).
+//
+// Accounts and rated play: account.go (sign-up, login, sessions,
+// profiles, ratings), passkey.go (WebAuthn), login.go (login and sign-up
+// limits), rated.go (rated rooms and rated quick match), linked.go
+// (accounts that share an address or device), held.go (results held for
+// review).
+//
+// Fair play: fairplay.go (analysis of finished holes, flags),
+// moderator.go (the moderators' sessions and /metrics guard),
+// pipeline.go (the outbox relay to the job queue and its workers).
+//
+// Challenges: package server/challenges (challenges between accounts,
+// through the store's inboxes, and the daily challenge, a tournament
+// made by the first request of the day), mounted by mount.go.
+//
+// Cross-cutting: errors.go (the error-to-code table), limit.go
+// (per-client limits, socket counts), outage.go (a store outage logged
+// once), tasks.go (background goroutines Close waits for), metrics.go,
+// headers.go, codes.go (room codes, tokens, ids).
 package server

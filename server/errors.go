@@ -3,7 +3,6 @@ package server
 import (
 	"context"
 	"errors"
-	"fmt"
 	"net/http"
 	"regexp"
 	"strings"
@@ -12,6 +11,7 @@ import (
 	"golfsolitaire/internal/dbwait"
 	"golfsolitaire/match"
 	"golfsolitaire/protocol"
+	"golfsolitaire/server/internal/api"
 	"golfsolitaire/store"
 )
 
@@ -23,7 +23,7 @@ var (
 	errNoSpectators = errors.New("server: this room does not allow spectators")
 	errRoomNotFound = errors.New("server: no such room")
 	errCrowded      = errors.New("this room has as many spectators as it can take; try again later")
-	errTooLarge     = fmt.Errorf("the request body is larger than %d KiB", maxBody>>10)
+	errTooLarge     = api.ErrTooLarge
 )
 
 // errorCode maps an error to its wire code and HTTP status: the one place

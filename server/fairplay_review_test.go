@@ -24,14 +24,14 @@ import (
 // to its end and returns the room's code.
 func playRated(t *testing.T, ctx context.Context, e *env, a, b *browser) string {
 	t.Helper()
-	return playRoom(t, ctx, e, a, b, map[string]any{"game": "golf", "holes": 1, "format": "match", "seats": 2, "suddenDeath": true, "rated": true})
+	return playRoom(t, ctx, e, a, b, ratedMatch())
 }
 
 // playRatedAt is playRated on the server at base; started, when set, runs
 // once the round has started, before any move.
 func playRatedAt(t *testing.T, ctx context.Context, base string, a, b *browser, started func()) string {
 	t.Helper()
-	return playRoomAt(t, ctx, base, a, b, map[string]any{"game": "golf", "holes": 1, "format": "match", "seats": 2, "suddenDeath": true, "rated": true}, started)
+	return playRoomAt(t, ctx, base, a, b, ratedMatch(), started)
 }
 
 // playRoom plays a room of the settings between two browsers to its end
@@ -299,9 +299,7 @@ func newHeldFixture(t *testing.T, ctx context.Context) heldFixture {
 			// evidence, never a flag of its own.
 			Config: &fairplay.Config{Samples: 4, Nodes: 1000, MaxSolves: 100}}
 	})
-	fx.ana, fx.bo = newBrowser(t, fx.e.ts), newBrowser(t, fx.e.ts)
-	fx.ana.signup("Ana", "correct horse")
-	fx.bo.signup("Bo", "battery staple")
+	fx.ana, fx.bo = signedUpPair(t, fx.e.ts)
 	fx.id = func(name string) string {
 		key, _ := accounts.Key(name)
 		a, err := fx.acct.ByKey(ctx, key)

@@ -424,3 +424,31 @@ func waitFor(t *testing.T, d time.Duration, what string, cond func() bool) {
 		time.Sleep(10 * time.Millisecond)
 	}
 }
+
+// ratedMatch is the settings of the rated room most tests play: one hole
+// of match play between two seats, sudden death on a tie.
+func ratedMatch() map[string]any {
+	return map[string]any{"game": "golf", "holes": 1, "format": "match", "seats": 2, "suddenDeath": true, "rated": true}
+}
+
+// passwords are the test accounts' passwords, by name (signedUp).
+var passwords = map[string]string{"Ana": "correct horse", "Bo": "battery staple", "Cy": "purple monkey"}
+
+// signedUp returns a browser on the server at base for each name (Ana,
+// Bo or Cy), each signed up under that name.
+func signedUp(t *testing.T, base string, names ...string) []*browser {
+	t.Helper()
+	out := make([]*browser, len(names))
+	for i, name := range names {
+		out[i] = newBrowser(t, base)
+		out[i].signup(name, passwords[name])
+	}
+	return out
+}
+
+// signedUpPair is signedUp for the usual two players, Ana and Bo.
+func signedUpPair(t *testing.T, base string) (ana, bo *browser) {
+	t.Helper()
+	b := signedUp(t, base, "Ana", "Bo")
+	return b[0], b[1]
+}

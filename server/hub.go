@@ -97,7 +97,7 @@ func (h *hub) core() *hubCore[struct{}] { return &h.hubCore }
 
 // load reads the room.
 func (h *hub) load(ctx context.Context) error {
-	room, _, err := loadState(ctx, h.s, h.code, h.s.decodeRoom)
+	room, _, err := loadState(ctx, h.st, h.code, h.s.decodeRoom)
 	if err != nil {
 		return err
 	}
@@ -136,9 +136,6 @@ func (h *hub) fired() {
 	h.delayT = nil
 	h.flushDelayed()
 }
-
-// applyBatch is never called: a room's changes are applied one by one.
-func (h *hub) applyBatch([]*struct{}) {}
 
 // change runs build on the loop and applies the event it returns.
 func (h *hub) change(ctx context.Context, build func(r *match.Room) (match.Event, error)) result {
@@ -236,7 +233,7 @@ func (h *hub) apply(ctx context.Context, build func(r *match.Room) (match.Event,
 		// The store writes a snapshot only every SnapshotEvery events (Load
 		// folds the events after it): the room is encoded only then.
 		var snap []byte
-		if store.SnapshotDue(h.s.store.SnapshotEvery(), before, 1) {
+		if store.SnapshotDue(h.st.SnapshotEvery(), before, 1) {
 			if snap, err = h.room.Encode(); err != nil {
 				h.discard(before)
 				return result{v: before, err: err}
@@ -252,7 +249,7 @@ func (h *hub) apply(ctx context.Context, build func(r *match.Room) (match.Event,
 		if len(outbox) > 0 {
 			v, err = h.s.store.AppendOutbox(ctx, h.code, before, snap, outbox, data)
 		} else {
-			v, err = h.s.store.Append(ctx, h.code, before, snap, data)
+			v, err = h.st.Append(ctx, h.code, before, snap, data)
 		}
 		if err == nil {
 			h.s.outboxWritten(outbox)
@@ -325,7 +322,7 @@ func (h *hub) check() {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
-	evs, err := h.s.store.Since(ctx, h.code, h.room.Version)
+	evs, err := h.st.Since(ctx, h.code, h.room.Version)
 	if errors.Is(err, store.ErrNotFound) {
 		h.vanish()
 		return
@@ -360,7 +357,7 @@ func (h *hub) resync(from int64) bool {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 	defer cancel()
-	room, _, err := loadState(ctx, h.s, h.code, h.s.decodeRoom)
+	room, _, err := loadState(ctx, h.st, h.code, h.s.decodeRoom)
 	if errors.Is(err, store.ErrNotFound) {
 		h.vanish()
 		return false
@@ -369,7 +366,7 @@ func (h *hub) resync(from int64) bool {
 		h.log.Warn("resync: the room cannot be loaded", "err", err)
 		return false
 	}
-	entries, err := h.s.store.Since(ctx, h.code, from)
+	entries, err := h.st.Since(ctx, h.code, from)
 	h.room, h.stale = room, false
 	if err != nil {
 		for c := range h.conns {
@@ -739,7 +736,7 @@ func (h *hub) attachConn(c *conn, since int64) (int, error) {
 	c.enqueue(welcome.Marshal())
 	if since > 0 && since < h.room.Version {
 		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
-		entries, err := h.s.store.Since(ctx, h.code, since)
+		entries, err := h.st.Since(ctx, h.code, since)
 		cancel()
 		if err == nil {
 			now := h.s.now()

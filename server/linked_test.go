@@ -26,8 +26,6 @@ func oneSeat(mod ...func(*server.Options)) func(*server.Options) {
 	}
 }
 
-var ratedMatch = map[string]any{"game": "golf", "holes": 1, "format": "match", "seats": 2, "suddenDeath": true, "rated": true}
-
 // wantLinked checks a 409 linked_accounts refusal that suggests a casual
 // room.
 func wantLinked(t *testing.T, what string, resp *http.Response, e protocol.APIError) {
@@ -49,7 +47,7 @@ func TestLinkedAccountsOneSeat(t *testing.T) {
 	ana.signup("Ana", "correct horse")
 	bo.signup("Bo", "battery staple")
 	var g protocol.SeatGrant
-	ana.wantStatus(ana.do("POST", "/api/rooms", map[string]any{"settings": ratedMatch}, &g), http.StatusCreated)
+	ana.wantStatus(ana.do("POST", "/api/rooms", map[string]any{"settings": ratedMatch()}, &g), http.StatusCreated)
 	var refused protocol.APIError
 	wantLinked(t, "Bo's seat in Ana's rated room", bo.do("POST", "/api/rooms/"+g.Code+"/join", map[string]any{}, &refused), refused)
 	// Casual rooms are open to both.
@@ -73,7 +71,7 @@ func TestLinkedAccountsOneSeat(t *testing.T) {
 	shared.wantStatus(shared.do("GET", "/api/daily", nil, nil), http.StatusOK) // any GET sets the device cookie
 	shared.signup("Dee", "correct horse")
 	var dg protocol.SeatGrant
-	shared.wantStatus(shared.do("POST", "/api/rooms", map[string]any{"settings": ratedMatch}, &dg), http.StatusCreated)
+	shared.wantStatus(shared.do("POST", "/api/rooms", map[string]any{"settings": ratedMatch()}, &dg), http.StatusCreated)
 	shared.wantStatus(shared.do("POST", "/api/account/logout", nil, nil), http.StatusNoContent)
 	jar := shared.c.Jar
 	shared.c = from("127.0.0.94")
@@ -174,18 +172,16 @@ func TestRatedProbation(t *testing.T) {
 		o.RatedProbation = 24 * time.Hour
 		o.ProbationRounds = 1
 	})
-	ana, bo := newBrowser(t, e.ts), newBrowser(t, e.ts)
-	ana.signup("Ana", "correct horse")
-	bo.signup("Bo", "battery staple")
+	ana, bo := signedUpPair(t, e.ts)
 	var refused protocol.APIError
-	resp := ana.do("POST", "/api/rooms", map[string]any{"settings": ratedMatch}, &refused)
+	resp := ana.do("POST", "/api/rooms", map[string]any{"settings": ratedMatch()}, &refused)
 	if resp.StatusCode != http.StatusForbidden || refused.Code != protocol.ErrCodeNotEligible || !strings.Contains(refused.Message, "casual") {
 		t.Fatalf("a new account's rated room = %d %+v, want 403 not_eligible naming casual rounds", resp.StatusCode, refused)
 	}
 	casual := map[string]any{"game": "golf", "holes": 1, "format": "match", "seats": 2, "suddenDeath": true}
 	playRoom(t, ctx, e, ana, bo, casual)
 	waitFor(t, time.Minute, "the casual round counted", func() bool {
-		return ana.do("POST", "/api/rooms", map[string]any{"settings": ratedMatch}, nil).StatusCode == http.StatusCreated
+		return ana.do("POST", "/api/rooms", map[string]any{"settings": ratedMatch()}, nil).StatusCode == http.StatusCreated
 	})
 }
 

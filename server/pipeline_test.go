@@ -143,9 +143,7 @@ func TestRatedRoundThroughOutageAndCrash(t *testing.T) {
 	proxy, viaProxy := startPGProxy(t, dbURL)
 
 	a := pipelineInstance(t, r, viaProxy)
-	ana, bo := newBrowser(t, a.url), newBrowser(t, a.url)
-	ana.signup("Ana", "correct horse")
-	bo.signup("Bo", "battery staple")
+	ana, bo := signedUpPair(t, a.url)
 	// The database goes away once the round is under way: the round
 	// ends with it unreachable.
 	code := playRatedAt(t, ctx, a.url, ana, bo, proxy.cut)

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"time"
 
+	"golfsolitaire/accounts"
 	"golfsolitaire/jobs"
 	"golfsolitaire/match"
 	"golfsolitaire/protocol"
@@ -168,32 +169,10 @@ var ratedWindows = []float64{100, 200, 400, 0}
 // that widens while they wait. Like quick match it long-polls: 200 with a
 // seat, 204 when nobody came (call again).
 func (s *Server) ratedQuickMatch(w http.ResponseWriter, r *http.Request, set match.Settings) {
-	a, err := s.currentAccount(r)
-	if err != nil {
-		if errors.Is(err, errNotLoggedIn) {
-			err = fmt.Errorf("%w: rated rooms are for accounts only", errNotLoggedIn)
-		}
-		s.fail(w, err)
-		return
-	}
-	if err := set.Validate(); err != nil {
-		s.fail(w, err)
-		return
-	}
-	if err := s.ratedCheck(r, a); err != nil { // linked.go
-		s.fail(w, err)
-		return
-	}
-	rating := ratings.New()
-	rs, err := s.acct.store.Ratings(r.Context(), a.ID)
+	a, rating, err := s.ratedPlayer(r, set)
 	if err != nil {
 		s.fail(w, err)
 		return
-	}
-	for _, fr := range rs {
-		if fr.Family == ratings.Family(set.Variant.Game) {
-			rating = fr.Rating
-		}
 	}
 	set.AutoStart = true
 	canon, _ := json.Marshal(set)
@@ -275,4 +254,34 @@ func (s *Server) ratedQuickMatch(w http.ResponseWriter, r *http.Request, set mat
 		}
 	}
 	w.WriteHeader(http.StatusNoContent)
+}
+
+// ratedPlayer is the account asking for a rated quick match with the
+// settings, and its rating in their game: refused when not logged in,
+// for settings that are not valid, or by the linked-account check.
+func (s *Server) ratedPlayer(r *http.Request, set match.Settings) (accounts.Account, ratings.Rating, error) {
+	a, err := s.currentAccount(r)
+	if err != nil {
+		if errors.Is(err, errNotLoggedIn) {
+			err = fmt.Errorf("%w: rated rooms are for accounts only", errNotLoggedIn)
+		}
+		return a, ratings.Rating{}, err
+	}
+	if err := set.Validate(); err != nil {
+		return a, ratings.Rating{}, err
+	}
+	if err := s.ratedCheck(r, a); err != nil { // linked.go
+		return a, ratings.Rating{}, err
+	}
+	rs, err := s.acct.store.Ratings(r.Context(), a.ID)
+	if err != nil {
+		return a, ratings.Rating{}, err
+	}
+	rating := ratings.New()
+	for _, fr := range rs {
+		if fr.Family == ratings.Family(set.Variant.Game) {
+			rating = fr.Rating
+		}
+	}
+	return a, rating, nil
 }

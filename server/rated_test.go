@@ -70,11 +70,9 @@ func testRatedMatch(t *testing.T, st accounts.Store) map[string]protocol.PlayerR
 	out := map[string]protocol.PlayerRating{}
 	ctx := testCtx(t)
 	e := newEnv(t, withAccounts(st))
-	ana, bo := newBrowser(t, e.ts), newBrowser(t, e.ts)
-	ana.signup("Ana", "correct horse")
-	bo.signup("Bo", "battery staple")
+	ana, bo := signedUpPair(t, e.ts)
 
-	set := map[string]any{"game": "golf", "holes": 1, "format": "match", "seats": 2, "suddenDeath": true, "rated": true}
+	set := ratedMatch()
 	var apiErr protocol.APIError
 	guest := newBrowser(t, e.ts)
 	guest.wantStatus(guest.do("POST", "/api/rooms", map[string]any{"settings": set, "name": "Guest"}, &apiErr), http.StatusUnauthorized)
@@ -234,9 +232,7 @@ func TestRatedQuickMatch(t *testing.T) {
 	t.Parallel()
 	st := inmem.New()
 	e := newEnv(t, withAccounts(st), func(o *server.Options) { o.QuickMatchWait = 2 * time.Second })
-	ana, bo := newBrowser(t, e.ts), newBrowser(t, e.ts)
-	ana.signup("Ana", "correct horse")
-	bo.signup("Bo", "battery staple")
+	ana, bo := signedUpPair(t, e.ts)
 	ctx := context.Background()
 	a, _ := st.ByKey(ctx, "ana")
 	b, _ := st.ByKey(ctx, "bo")
@@ -300,9 +296,8 @@ func TestRatedQuickMatch(t *testing.T) {
 func TestAccountsOnlyTournament(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, withAccounts(inmem.New()))
-	ana, bo, guest := newBrowser(t, e.ts), newBrowser(t, e.ts), newBrowser(t, e.ts)
-	ana.signup("Ana", "correct horse")
-	bo.signup("Bo", "battery staple")
+	ana, bo := signedUpPair(t, e.ts)
+	guest := newBrowser(t, e.ts)
 	set := map[string]any{"name": "Members Cup", "holes": 9, "accounts": true}
 	var apiErr protocol.APIError
 	guest.wantStatus(guest.do("POST", "/api/tournaments", map[string]any{"settings": set, "name": "Guest"}, &apiErr), http.StatusUnauthorized)
@@ -344,9 +339,7 @@ func TestTournamentMinRatedGames(t *testing.T) {
 	t.Parallel()
 	st := inmem.New()
 	e := newEnv(t, withAccounts(st))
-	ana, bo := newBrowser(t, e.ts), newBrowser(t, e.ts)
-	ana.signup("Ana", "correct horse")
-	bo.signup("Bo", "battery staple")
+	ana, bo := signedUpPair(t, e.ts)
 	var apiErr protocol.APIError
 	ana.wantStatus(ana.do("POST", "/api/tournaments", map[string]any{"settings": map[string]any{"name": "Open", "holes": 9, "minRatedGames": 1}}, &apiErr), http.StatusBadRequest)
 	var host protocol.TournamentGrant
@@ -394,10 +387,8 @@ func TestRatedTournament(t *testing.T) {
 	ctx := testCtx(t)
 	st := inmem.New()
 	e := newEnv(t, withAccounts(st))
-	ana, bo, cy := newBrowser(t, e.ts), newBrowser(t, e.ts), newBrowser(t, e.ts)
-	ana.signup("Ana", "correct horse")
-	bo.signup("Bo", "battery staple")
-	cy.signup("Cy", "purple monkey")
+	b := signedUp(t, e.ts, "Ana", "Bo", "Cy")
+	ana, bo, cy := b[0], b[1], b[2]
 	var apiErr protocol.APIError
 	for _, bad := range []map[string]any{
 		{"name": "Open", "holes": 9, "rated": true},
@@ -486,10 +477,8 @@ func TestRatedTournament(t *testing.T) {
 func TestChallenge(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, withAccounts(inmem.New()))
-	ana, bo, cy, guest := newBrowser(t, e.ts), newBrowser(t, e.ts), newBrowser(t, e.ts), newBrowser(t, e.ts)
-	ana.signup("Ana", "correct horse")
-	bo.signup("Bo", "battery staple")
-	cy.signup("Cy", "purple monkey")
+	b := signedUp(t, e.ts, "Ana", "Bo", "Cy")
+	ana, bo, cy, guest := b[0], b[1], b[2], newBrowser(t, e.ts)
 	var apiErr protocol.APIError
 	for _, tc := range []struct {
 		who    *browser

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net"
 	"net/http"
 	"strconv"
 	"strings"
@@ -28,6 +27,7 @@ import (
 	"golfsolitaire/protocol"
 	"golfsolitaire/results"
 	"golfsolitaire/seedpool"
+	"golfsolitaire/server/internal/api"
 	"golfsolitaire/solverpool"
 	"golfsolitaire/store"
 	"golfsolitaire/tourney"
@@ -38,9 +38,10 @@ import (
 type Options struct {
 	// Store keeps the rooms. Required.
 	Store store.Store
-	// Tournaments keeps the tournament list, due times and leaderboards;
-	// default Store.
-	Tournaments store.Tournaments
+	// Tournaments keeps the tournament list and due times, Leaderboards
+	// the tournaments' leaderboards; default Store.
+	Tournaments  store.Tournaments
+	Leaderboards store.Leaderboards
 	// Logger defaults to slog.Default().
 	Logger *slog.Logger
 	// Pages serves every path the server does not (the browser client).
@@ -272,6 +273,9 @@ func New(opts Options) (*Server, error) {
 	if opts.Tournaments == nil {
 		opts.Tournaments = opts.Store
 	}
+	if opts.Leaderboards == nil {
+		opts.Leaderboards = opts.Store
+	}
 	if opts.SeedPools == nil {
 		opts.SeedPools = opts.Store
 	}
@@ -497,23 +501,19 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 	c.serve(r.Context())
 }
 
-func writeJSON(w http.ResponseWriter, status int, v any) {
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
-	w.Header().Set("Cache-Control", "no-store")
-	w.WriteHeader(status)
-	json.NewEncoder(w).Encode(v)
+// writeJSON, writeError and decodeBody are package api's, shared with
+// the feature packages (server/internal/api).
+func writeJSON(w http.ResponseWriter, status int, v any) { api.WriteJSON(w, status, v) }
+
+func writeError(w http.ResponseWriter, status int, code, msg string) {
+	api.WriteError(w, status, code, msg)
 }
+
+func decodeBody(r *http.Request, v any) error { return api.DecodeBody(r, v) }
 
 // unavailableRetry is the Retry-After of a 503 that names no wait of its
 // own: a backend (the store, the database) did not answer.
-const unavailableRetry = 5 * time.Second
-
-func writeError(w http.ResponseWriter, status int, code, msg string) {
-	if status == http.StatusServiceUnavailable && w.Header().Get("Retry-After") == "" {
-		w.Header().Set("Retry-After", strconv.Itoa(int(unavailableRetry/time.Second)))
-	}
-	writeJSON(w, status, protocol.APIError{Code: code, Message: msg})
-}
+const unavailableRetry = api.UnavailableRetry
 
 func (s *Server) fail(w http.ResponseWriter, err error) {
 	code, status := errorCode(err)
@@ -527,23 +527,7 @@ func (s *Server) fail(w http.ResponseWriter, err error) {
 }
 
 // maxBody bounds API request bodies.
-const maxBody = 16 << 10
-
-func decodeBody(r *http.Request, v any) error {
-	d := json.NewDecoder(io.LimitReader(r.Body, maxBody+1))
-	d.DisallowUnknownFields()
-	if err := d.Decode(v); err != nil {
-		var tooBig *http.MaxBytesError
-		if errors.As(err, &tooBig) {
-			return errTooLarge
-		}
-		if ne, ok := err.(net.Error); ok && ne.Timeout() {
-			return fmt.Errorf("%w: the request body came too slowly", match.ErrInvalid)
-		}
-		return fmt.Errorf("%w: request body: %v", match.ErrInvalid, err)
-	}
-	return nil
-}
+const maxBody = api.MaxBody
 
 func (s *Server) link(r *http.Request, code string) string {
 	base := s.opts.BaseURL

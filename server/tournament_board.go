@@ -12,7 +12,7 @@ import (
 // leaderboardOf builds a page of the leaderboard from the store's sorted
 // set, with the rows filled from the tournament (names, thru, today). Call
 // it on the tournament's hub loop.
-func leaderboardOf(ctx context.Context, board store.Tournaments, t *tourney.Tournament, page, size, viewer int) (*protocol.Leaderboard, error) {
+func leaderboardOf(ctx context.Context, board store.Leaderboards, t *tourney.Tournament, page, size, viewer int) (*protocol.Leaderboard, error) {
 	page, size = max(page, 1), min(max(size, 1), 100)
 	total, err := board.Count(ctx, t.ID, negInf, posInf)
 	if err != nil {
@@ -51,7 +51,7 @@ func leaderboardOf(ctx context.Context, board store.Tournaments, t *tourney.Tour
 // tourney.Leaderboard gives them: one more than the number of entrants
 // placed strictly ahead (tourney.Better), counted by the store; none for
 // an entrant not started (at tourney.NotStartedKey, after the others).
-func boardRows(ctx context.Context, board store.Tournaments, t *tourney.Tournament, start, n int64) ([]tourney.Row, error) {
+func boardRows(ctx context.Context, board store.Leaderboards, t *tourney.Tournament, start, n int64) ([]tourney.Row, error) {
 	ms, err := board.Range(ctx, t.ID, start, start+n-1)
 	if err != nil {
 		return nil, err

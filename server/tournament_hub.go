@@ -73,7 +73,8 @@ type thub struct {
 	hubCore[tchange]
 	id    string
 	t     *tourney.Tournament
-	board store.Tournaments
+	list  store.Tournaments
+	board store.Leaderboards
 
 	watchers map[*twatcher]struct{}
 	dirty    bool
@@ -120,15 +121,15 @@ func (s *Server) decodeTournament(data []byte) (*tourney.Tournament, error) {
 }
 
 func (h *thub) load(ctx context.Context) error {
-	board, err := h.s.tournamentStore()
+	list, err := h.s.tournamentStore()
 	if err != nil {
 		return err
 	}
-	t, _, err := loadState(ctx, h.s, h.id, h.s.decodeTournament)
+	t, _, err := loadState(ctx, h.st, h.id, h.s.decodeTournament)
 	if err != nil {
 		return err
 	}
-	h.board, h.t = board, t
+	h.list, h.board, h.t = list, h.s.opts.Leaderboards, t
 	h.repairBoard(ctx)
 	return nil
 }
@@ -278,7 +279,7 @@ func (h *thub) applyBatch(batch []*tchange) {
 		}
 		var snap []byte
 		var err error
-		if store.SnapshotDue(h.s.store.SnapshotEvery(), before, len(logged)) {
+		if store.SnapshotDue(h.st.SnapshotEvery(), before, len(logged)) {
 			snap, err = h.t.Encode() // only when the store writes one
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
@@ -293,7 +294,7 @@ func (h *thub) applyBatch(batch []*tchange) {
 		case len(outbox) > 0:
 			_, err = h.s.store.AppendOutbox(ctx, h.id, before, snap, outbox, logged...)
 		default:
-			_, err = h.s.store.Append(ctx, h.id, before, snap, logged...)
+			_, err = h.st.Append(ctx, h.id, before, snap, logged...)
 		}
 		cancel()
 		if err == nil {
@@ -343,7 +344,7 @@ func (h *thub) entry(e store.Entry) {
 func (h *thub) check() {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
-	if _, v, err := loadState(ctx, h.s, h.id, h.s.decodeTournament); err == nil && v != h.t.Version {
+	if _, v, err := loadState(ctx, h.st, h.id, h.s.decodeTournament); err == nil && v != h.t.Version {
 		h.resync()
 	}
 	h.sweep()
@@ -353,7 +354,7 @@ func (h *thub) check() {
 func (h *thub) resync() {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 	defer cancel()
-	t, _, err := loadState(ctx, h.s, h.id, h.s.decodeTournament)
+	t, _, err := loadState(ctx, h.st, h.id, h.s.decodeTournament)
 	if err != nil {
 		h.log.Warn("resync: the tournament cannot be loaded", "err", err)
 		return
@@ -427,18 +428,18 @@ func (h *thub) updateListing() {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
-	if err := h.board.SetDue(ctx, h.id, due); err != nil {
+	if err := h.list.SetDue(ctx, h.id, due); err != nil {
 		h.s.outage.warn(h.log, "tournament due time update failed", err)
 		return
 	}
-	if err := h.board.SetTournament(ctx, h.id, data); err != nil {
+	if err := h.list.SetTournament(ctx, h.id, data); err != nil {
 		h.s.outage.warn(h.log, "tournament list update failed", err)
 		return
 	}
 	if t.Status == tourney.Closed {
 		// Listed, on the clock's index and on the board for as long as its
 		// log is kept (Options.TournamentTTL from its last event), then gone.
-		if err := h.board.CloseTournament(ctx, h.id, h.s.opts.TournamentTTL); err != nil {
+		if err := h.list.CloseTournament(ctx, h.id, h.s.opts.TournamentTTL); err != nil {
 			h.s.outage.warn(h.log, "tournament close failed", err)
 			return
 		}

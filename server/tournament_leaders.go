@@ -50,7 +50,7 @@ func (s *Server) getLeaders(w http.ResponseWriter, r *http.Request) {
 // leadersOf reads the board from the top, a page at a time, for the first
 // n rows that may lead (tourney.Leaders): past the held ones, up to the
 // first not started. Call it on the tournament's hub loop.
-func leadersOf(ctx context.Context, board store.Tournaments, t *tourney.Tournament, n int) ([]tourney.Row, error) {
+func leadersOf(ctx context.Context, board store.Leaderboards, t *tourney.Tournament, n int) ([]tourney.Row, error) {
 	out := []tourney.Row{}
 	page := int64(max(n, 10))
 	for start := int64(0); ; start += page {

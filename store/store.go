@@ -5,9 +5,9 @@
 // to every server instance; Lobby, the public room listing; Matchmaker,
 // the quick-match queue; Bots and Leases, the records of the bots the
 // servers run, in a due-time index, and leases that let one instance at a
-// time run each of them; Tournaments (tournament.go), SeedPools
-// (seedpool.go) and Outbox (outbox.go), the work a room's events leave
-// to the job queue. Store is all of them in one value.
+// time run each of them; Tournaments and Leaderboards (tournament.go),
+// SeedPools (seedpool.go) and Outbox (outbox.go), the work a room's
+// events leave to the job queue. Store is all of them in one value.
 //
 // The store knows nothing of Golf: snapshots and events are opaque bytes
 // produced by the match package, folded by a Replay the server gives.
@@ -242,6 +242,7 @@ type Store interface {
 	Bots
 	Leases
 	Tournaments
+	Leaderboards
 	SeedPools
 	Outbox
 	Inboxes // inbox.go

@@ -14,9 +14,8 @@ type Scored struct {
 
 // Tournaments keeps what tournaments need besides their event log and
 // snapshot, which live in a Store like a room's (under the tournament's
-// id): the list of tournaments and their leaderboards, sorted sets whose
-// score packs the total and the countback (package tourney), so that rank,
-// pages and "around me" are answered by the store.
+// id), and their leaderboards (Leaderboards): the list of tournaments and
+// the times their clocks are due.
 type Tournaments interface {
 	// SetTournament shows (data non-nil) or hides (nil) a tournament in
 	// the list of tournaments. Data is opaque (JSON from the server).
@@ -40,7 +39,13 @@ type Tournaments interface {
 	// before; later SetScores keep the deadline. A ttl <= 0 removes them
 	// now.
 	CloseTournament(ctx context.Context, id string, ttl time.Duration) error
+}
 
+// Leaderboards keeps the tournaments' leaderboards: sorted sets whose
+// score packs the total and the countback (package tourney), so that
+// rank, pages and "around me" are answered by the store. A tournament's
+// board goes with it (Tournaments.CloseTournament).
+type Leaderboards interface {
 	// SetScores adds or updates members of the leaderboard board.
 	SetScores(ctx context.Context, board string, scores ...Scored) error
 	// Rank returns a member's 0-based rank and score; ErrNotFound when the

@@ -61,17 +61,18 @@ type Store struct {
 
 // Every part of store.Store, and the whole.
 var (
-	_ store.RoomLog     = (*Store)(nil)
-	_ store.Bus         = (*Store)(nil)
-	_ store.Lobby       = (*Store)(nil)
-	_ store.Matchmaker  = (*Store)(nil)
-	_ store.Bots        = (*Store)(nil)
-	_ store.Leases      = (*Store)(nil)
-	_ store.Tournaments = (*Store)(nil)
-	_ store.SeedPools   = (*Store)(nil)
-	_ store.Outbox      = (*Store)(nil)
-	_ store.Inboxes     = (*Store)(nil)
-	_ store.Store       = (*Store)(nil)
+	_ store.RoomLog      = (*Store)(nil)
+	_ store.Bus          = (*Store)(nil)
+	_ store.Lobby        = (*Store)(nil)
+	_ store.Matchmaker   = (*Store)(nil)
+	_ store.Bots         = (*Store)(nil)
+	_ store.Leases       = (*Store)(nil)
+	_ store.Tournaments  = (*Store)(nil)
+	_ store.Leaderboards = (*Store)(nil)
+	_ store.SeedPools    = (*Store)(nil)
+	_ store.Outbox       = (*Store)(nil)
+	_ store.Inboxes      = (*Store)(nil)
+	_ store.Store        = (*Store)(nil)
 )
 
 type room struct {

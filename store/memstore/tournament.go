@@ -11,7 +11,10 @@ import (
 	"golfsolitaire/store"
 )
 
-var _ store.Tournaments = (*Store)(nil)
+var (
+	_ store.Tournaments  = (*Store)(nil)
+	_ store.Leaderboards = (*Store)(nil)
+)
 
 // tournaments holds the tournament list and the leaderboards. It has its
 // own lock: leaderboard traffic does not wait for room appends.
@@ -138,7 +141,7 @@ func (s *Store) TournamentList(ctx context.Context, limit int) ([]store.Listing,
 	return out, nil
 }
 
-// SetScores implements store.Tournaments.
+// SetScores implements store.Leaderboards.
 func (s *Store) SetScores(ctx context.Context, name string, scores ...store.Scored) error {
 	t, err := s.lockTournaments(ctx)
 	if err != nil {
@@ -159,7 +162,7 @@ func (s *Store) SetScores(ctx context.Context, name string, scores ...store.Scor
 	return nil
 }
 
-// Rank implements store.Tournaments.
+// Rank implements store.Leaderboards.
 func (s *Store) Rank(ctx context.Context, name, member string) (int64, float64, error) {
 	t, err := s.lockTournaments(ctx)
 	if err != nil {
@@ -178,7 +181,7 @@ func (s *Store) Rank(ctx context.Context, name, member string) (int64, float64, 
 	return int64(i), score, nil
 }
 
-// Range implements store.Tournaments.
+// Range implements store.Leaderboards.
 func (s *Store) Range(ctx context.Context, name string, start, stop int64) ([]store.Scored, error) {
 	t, err := s.lockTournaments(ctx)
 	if err != nil {
@@ -198,7 +201,7 @@ func (s *Store) Range(ctx context.Context, name string, start, stop int64) ([]st
 	return out, nil
 }
 
-// Count implements store.Tournaments.
+// Count implements store.Leaderboards.
 func (s *Store) Count(ctx context.Context, name string, lo, hi float64) (int64, error) {
 	t, err := s.lockTournaments(ctx)
 	if err != nil {

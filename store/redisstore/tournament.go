@@ -14,7 +14,10 @@ import (
 	"golfsolitaire/store"
 )
 
-var _ store.Tournaments = (*Store)(nil)
+var (
+	_ store.Tournaments  = (*Store)(nil)
+	_ store.Leaderboards = (*Store)(nil)
+)
 
 var (
 	//go:embed tlist.lua
@@ -110,7 +113,7 @@ func (s *Store) TournamentList(ctx context.Context, limit int) ([]store.Listing,
 	return out, nil
 }
 
-// SetScores implements store.Tournaments.
+// SetScores implements store.Leaderboards.
 func (s *Store) SetScores(ctx context.Context, board string, scores ...store.Scored) error {
 	if len(scores) == 0 {
 		return nil
@@ -126,7 +129,7 @@ func (s *Store) SetScores(ctx context.Context, board string, scores ...store.Sco
 	return nil
 }
 
-// Rank implements store.Tournaments.
+// Rank implements store.Leaderboards.
 func (s *Store) Rank(ctx context.Context, board, member string) (int64, float64, error) {
 	key := s.keys.board(board)
 	var rank *redis.IntCmd
@@ -150,7 +153,7 @@ func (s *Store) Rank(ctx context.Context, board, member string) (int64, float64,
 	return r, sc, nil
 }
 
-// Range implements store.Tournaments.
+// Range implements store.Leaderboards.
 func (s *Store) Range(ctx context.Context, board string, start, stop int64) ([]store.Scored, error) {
 	out := []store.Scored{}
 	start = max(start, 0)
@@ -168,7 +171,7 @@ func (s *Store) Range(ctx context.Context, board string, start, stop int64) ([]s
 	return out, nil
 }
 
-// Count implements store.Tournaments.
+// Count implements store.Leaderboards.
 func (s *Store) Count(ctx context.Context, board string, lo, hi float64) (int64, error) {
 	n, err := s.client.ZCount(ctx, s.keys.board(board), formatScore(lo), formatScore(hi)).Result()
 	if err != nil {

@@ -1,7 +1,8 @@
 // Package storetest is the contract suites of the parts of store.Store
-// (RunRoomLog, RunBus, RunLobby, RunMatchmaker, RunBots, RunTournaments,
-// RunSeedPools; RunBackend runs those of a whole store.Store):
-// memstore and redisstore run them from their tests.
+// (RunRoomLog, RunBus, RunLobby, RunMatchmaker, RunBots, RunTournaments
+// for Tournaments and Leaderboards, RunSeedPools; RunBackend runs those
+// of a whole store.Store): memstore and redisstore run them from their
+// tests.
 package storetest
 
 import (

@@ -13,12 +13,20 @@ import (
 	"golfsolitaire/store"
 )
 
-// RunTournaments runs the contract of store.Tournaments on stores from b,
-// which must implement it.
+// tournamentStore is the two parts a tournament keeps beside its log:
+// its listing and due time, and its leaderboard (which CloseTournament
+// ends with it).
+type tournamentStore interface {
+	store.Tournaments
+	store.Leaderboards
+}
+
+// RunTournaments runs the contracts of store.Tournaments and
+// store.Leaderboards on stores from b, which must implement them.
 func RunTournaments(t *testing.T, b Backend) {
 	tests := []struct {
 		name string
-		run  func(t *testing.T, ctx context.Context, s store.Tournaments, b Backend)
+		run  func(t *testing.T, ctx context.Context, s tournamentStore, b Backend)
 	}{
 		{"List", testTournamentList},
 		{"ListOtherInstance", testTournamentListShared},
@@ -42,14 +50,14 @@ func RunTournaments(t *testing.T, b Backend) {
 	}
 }
 
-func newTournaments(t *testing.T, b Backend) store.Tournaments {
+func newTournaments(t *testing.T, b Backend) tournamentStore {
 	t.Helper()
 	s := b.New(t, Config{Now: time.Now})
 	t.Cleanup(func() { s.Close() })
 	return s
 }
 
-func tournamentsListed(t *testing.T, ctx context.Context, s store.Tournaments, limit int) []string {
+func tournamentsListed(t *testing.T, ctx context.Context, s tournamentStore, limit int) []string {
 	t.Helper()
 	ls, err := s.TournamentList(ctx, limit)
 	if err != nil {
@@ -62,7 +70,7 @@ func tournamentsListed(t *testing.T, ctx context.Context, s store.Tournaments, l
 	return out
 }
 
-func testTournamentList(t *testing.T, ctx context.Context, s store.Tournaments, _ Backend) {
+func testTournamentList(t *testing.T, ctx context.Context, s tournamentStore, _ Backend) {
 	if got := tournamentsListed(t, ctx, s, 10); len(got) != 0 {
 		t.Fatalf("empty list: %q", got)
 	}
@@ -94,7 +102,7 @@ func testTournamentList(t *testing.T, ctx context.Context, s store.Tournaments, 
 	}
 }
 
-func testTournamentListShared(t *testing.T, ctx context.Context, s store.Tournaments, b Backend) {
+func testTournamentListShared(t *testing.T, ctx context.Context, s tournamentStore, b Backend) {
 	if !b.Shared {
 		t.Skip("one instance")
 	}
@@ -107,7 +115,7 @@ func testTournamentListShared(t *testing.T, ctx context.Context, s store.Tournam
 	}
 }
 
-func testBoardRankRange(t *testing.T, ctx context.Context, s store.Tournaments, _ Backend) {
+func testBoardRankRange(t *testing.T, ctx context.Context, s tournamentStore, _ Backend) {
 	if got, err := s.Range(ctx, "T-R", 0, 9); err != nil || len(got) != 0 {
 		t.Fatalf("empty board: %v %v", got, err)
 	}
@@ -152,7 +160,7 @@ func testBoardRankRange(t *testing.T, ctx context.Context, s store.Tournaments, 
 	}
 }
 
-func testBoardUpdate(t *testing.T, ctx context.Context, s store.Tournaments, _ Backend) {
+func testBoardUpdate(t *testing.T, ctx context.Context, s tournamentStore, _ Backend) {
 	set := func(m string, sc float64) {
 		t.Helper()
 		if err := s.SetScores(ctx, "T-U", store.Scored{Member: m, Score: sc}); err != nil {
@@ -176,7 +184,7 @@ func testBoardUpdate(t *testing.T, ctx context.Context, s store.Tournaments, _ B
 	}
 }
 
-func testBoardCount(t *testing.T, ctx context.Context, s store.Tournaments, _ Backend) {
+func testBoardCount(t *testing.T, ctx context.Context, s tournamentStore, _ Backend) {
 	for i, sc := range []float64{1, 2, 2, 2, 5} {
 		if err := s.SetScores(ctx, "T-C", store.Scored{Member: fmt.Sprint(i), Score: sc}); err != nil {
 			t.Fatal(err)
@@ -204,7 +212,7 @@ func testBoardCount(t *testing.T, ctx context.Context, s store.Tournaments, _ Ba
 
 // testBoardExactScores checks that scores near 2^53 (the tourney sort
 // keys) keep their order and value.
-func testBoardExactScores(t *testing.T, ctx context.Context, s store.Tournaments, _ Backend) {
+func testBoardExactScores(t *testing.T, ctx context.Context, s tournamentStore, _ Backend) {
 	base := float64(int64(1) << 52)
 	ms := []store.Scored{{Member: "a", Score: base + 3}, {Member: "b", Score: base + 1}, {Member: "c", Score: base + 2}}
 	if err := s.SetScores(ctx, "T-X", ms...); err != nil {
@@ -222,7 +230,7 @@ func testBoardExactScores(t *testing.T, ctx context.Context, s store.Tournaments
 	}
 }
 
-func testBoardConcurrent(t *testing.T, ctx context.Context, s store.Tournaments, _ Backend) {
+func testBoardConcurrent(t *testing.T, ctx context.Context, s tournamentStore, _ Backend) {
 	var wg sync.WaitGroup
 	for w := range 8 {
 		wg.Go(func() {
@@ -244,7 +252,7 @@ func testBoardConcurrent(t *testing.T, ctx context.Context, s store.Tournaments,
 // testTournamentDue: ids come back by due time, up to until, soonest
 // first; moving a due time moves the id; a zero time forgets it; another
 // instance sees the same.
-func testTournamentDue(t *testing.T, ctx context.Context, s store.Tournaments, b Backend) {
+func testTournamentDue(t *testing.T, ctx context.Context, s tournamentStore, b Backend) {
 	base := time.Now().Truncate(time.Millisecond)
 	other := s
 	if b.Shared {
@@ -305,7 +313,7 @@ func closedWait(t *testing.T, b Backend, d time.Duration) {
 // testTournamentClose: a closed tournament's listing, due time and board
 // stay until the time given and then go, on every instance, even if its
 // board is updated meanwhile; an open one stays.
-func testTournamentClose(t *testing.T, ctx context.Context, s store.Tournaments, b Backend) {
+func testTournamentClose(t *testing.T, ctx context.Context, s tournamentStore, b Backend) {
 	other := s
 	if b.Shared {
 		other = newTournaments(t, b)
@@ -362,7 +370,7 @@ func testTournamentClose(t *testing.T, ctx context.Context, s store.Tournaments,
 
 // testTournamentCloseNow: a ttl <= 0 removes the tournament's listing,
 // due time and board at once.
-func testTournamentCloseNow(t *testing.T, ctx context.Context, s store.Tournaments, _ Backend) {
+func testTournamentCloseNow(t *testing.T, ctx context.Context, s tournamentStore, _ Backend) {
 	if err := s.SetTournament(ctx, "T-gone", []byte("x")); err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package server
+package challenges
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"golfsolitaire/protocol"
+	"golfsolitaire/server/internal/api"
 	"golfsolitaire/store"
 	"golfsolitaire/tourney"
 )
@@ -23,22 +24,31 @@ import (
 
 // daily is GET /api/daily: today's daily challenge,
 // {"date","id","link","closes"}.
-func (s *Server) daily(w http.ResponseWriter, r *http.Request) {
+func (s *challenges) daily(w http.ResponseWriter, r *http.Request) {
 	day := s.now().UTC().Truncate(24 * time.Hour)
 	d, err := s.dailyOf(r.Context(), day)
 	if err != nil {
-		s.fail(w, err)
+		s.Answers.Fail(w, err)
 		return
 	}
-	d.Link = s.tournamentLink(r, d.ID)
-	writeJSON(w, http.StatusOK, d)
+	d.Link = s.Tournaments.TournamentLink(r, d.ID)
+	api.WriteJSON(w, http.StatusOK, d)
 }
 
 func dailyKey(day time.Time) string { return "daily:" + day.Format("2006-01-02") }
 
-func (s *Server) loadDaily(ctx context.Context, day time.Time) (protocol.Daily, error) {
+func (s *challenges) loadDaily(ctx context.Context, day time.Time) (protocol.Daily, error) {
+	return LoadDaily(ctx, s.Store, day)
+}
+
+// LoadDaily reads the record of the day's daily challenge (a UTC day, as
+// time.Truncate(24*time.Hour) gives): store.ErrNotFound when nobody has
+// made it yet.
+func LoadDaily(ctx context.Context, st interface {
+	Load(ctx context.Context, room string) (store.Snapshot, error)
+}, day time.Time) (protocol.Daily, error) {
 	var d protocol.Daily
-	snap, err := s.store.Load(ctx, dailyKey(day))
+	snap, err := st.Load(ctx, dailyKey(day))
 	if err != nil {
 		return d, err
 	}
@@ -47,13 +57,13 @@ func (s *Server) loadDaily(ctx context.Context, day time.Time) (protocol.Daily, 
 }
 
 // dailyOf returns the day's challenge, creating it when nobody has.
-func (s *Server) dailyOf(ctx context.Context, day time.Time) (protocol.Daily, error) {
+func (s *challenges) dailyOf(ctx context.Context, day time.Time) (protocol.Daily, error) {
 	d, err := s.loadDaily(ctx, day)
 	if !errors.Is(err, store.ErrNotFound) {
 		return d, err
 	}
 	key := dailyKey(day)
-	ok, err := s.store.TakeLease(ctx, key+":create", s.id, 30*time.Second)
+	ok, err := s.Store.TakeLease(ctx, key+":create", s.Owner, 30*time.Second)
 	if err != nil {
 		return d, err
 	}
@@ -71,7 +81,7 @@ func (s *Server) dailyOf(ctx context.Context, day time.Time) (protocol.Daily, er
 		}
 		return d, fmt.Errorf("%w: the daily challenge is being created; try again", store.ErrUnavailable)
 	}
-	defer s.store.ReleaseLease(context.WithoutCancel(ctx), key+":create", s.id)
+	defer s.Store.ReleaseLease(context.WithoutCancel(ctx), key+":create", s.Owner)
 	if d, err = s.loadDaily(ctx, day); !errors.Is(err, store.ErrNotFound) {
 		return d, err
 	}
@@ -79,18 +89,18 @@ func (s *Server) dailyOf(ctx context.Context, day time.Time) (protocol.Daily, er
 	set.Name = "Daily challenge " + day.Format("2006-01-02")
 	set.Holes, set.Format, set.Accounts, set.LateEntry = 9, tourney.Stroke, true, true
 	set.Starts, set.Closes = day, day.Add(24*time.Hour)
-	grant, err := s.newTournament(ctx, set, "")
+	grant, err := s.Tournaments.NewTournament(ctx, set)
 	if err != nil {
 		return d, err
 	}
 	d = protocol.Daily{Date: day.Format("2006-01-02"), ID: grant.ID, Closes: set.Closes}
 	data, _ := json.Marshal(d)
-	if err := s.store.Create(ctx, key, data, data); err != nil {
+	if err := s.Store.Create(ctx, key, data, data); err != nil {
 		return d, err
 	}
-	if err := s.store.Expire(ctx, key, 48*time.Hour); err != nil {
+	if err := s.Store.Expire(ctx, key, 48*time.Hour); err != nil {
 		return d, err
 	}
-	s.log.Info("daily challenge created", "date", d.Date, "tournament", d.ID)
+	s.Logger.Info("daily challenge created", "date", d.Date, "tournament", d.ID)
 	return d, nil
 }

@@ -172,7 +172,7 @@ func (r *Room) shownNew(h *Hole, p, f int, w *Wait) Shown {
 			}
 		}
 	}
-	b := boardOf(d, st, moves, g.Done && whole)
+	b := BoardOf(d, st, moves, g.Done && whole)
 	b.Seat, b.Hole, b.CanUndo = p, h.Number, false
 	// "Done", the score and the end describe the real game: once p has
 	// finished, the board shows p's score for the hole (public race

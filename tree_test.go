@@ -57,3 +57,30 @@ func TestTreeStandsAlone(t *testing.T) {
 		t.Fatalf("only %d files read", n)
 	}
 }
+
+// TestTreeShape holds the tree to the size a newcomer can walk: every
+// browser module (static/*.js) at most 500 lines, and at most 3 Go files in
+// the root package (main.go calls the commands in cli/).
+func TestTreeShape(t *testing.T) {
+	t.Parallel()
+	scripts, err := filepath.Glob("static/*.js")
+	if err != nil || len(scripts) < 10 {
+		t.Fatalf("static/*.js: %d files, %v", len(scripts), err)
+	}
+	for _, f := range scripts {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := strings.Count(string(b), "\n"); n > 500 {
+			t.Errorf("%s has %d lines, more than 500: split it by concern", f, n)
+		}
+	}
+	gos, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(gos) > 3 {
+		t.Errorf("the root package has %d Go files (%v), more than 3: commands go in cli/", len(gos), gos)
+	}
+}

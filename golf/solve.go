@@ -210,7 +210,17 @@ func (s *Solver) Solve(d *Deal, opt *SolveOptions) Solution {
 	}, opt)
 }
 
+// setup prepares the solver for a position: the layout's masks, the
+// rank tables and the stock's.
 func (s *Solver) setup(pos position) {
+	s.setupLayout(pos)
+	s.setupRanks(pos)
+	s.setupStock(pos)
+}
+
+// setupLayout takes the layout's geometry: which position covers which,
+// the piles, and whether they are plain columns (for the row masks).
+func (s *Solver) setupLayout(pos position) {
 	l := pos.lay
 	s.n = l.Positions
 	s.ordered = true
@@ -259,6 +269,11 @@ func (s *Solver) setup(pos position) {
 		s.rowGE[i] = m
 		s.rowLT = append(s.rowLT, lt)
 	}
+}
+
+// setupRanks builds the rank tables: what plays onto what, where each
+// rank lies, and their 7-bit lookup tables.
+func (s *Solver) setupRanks(pos position) {
 	k := pos.v.Options.Kings
 	for r := 0; r <= 13; r++ {
 		var m uint16
@@ -317,6 +332,12 @@ func (s *Solver) setup(pos position) {
 			}
 		}
 	}
+}
+
+// setupStock takes the stock and the waste, and whether the matching
+// bound (deficiency) applies.
+func (s *Solver) setupStock(pos position) {
+	k := pos.v.Options.Kings
 	s.neg = pos.v.Options.NegativeScore
 	s.stock1 = s.stock1[:0]
 	for _, c := range pos.stock {
@@ -1060,6 +1081,11 @@ func (s *Solver) turn(present uint64, next, redeals int, h uint64) (int, bool) {
 // search returns a lower bound on the best score reachable from the state,
 // and whether it is exact. An inexact bound is never below the incumbent
 // at the end of the search (see the package notes in Solver).
+//
+// It is the solver's hot loop, called once per node, and stays in one
+// piece on purpose: its steps share a dozen locals (the bounds, the move
+// masks, the table entry) that split functions would pass back and forth
+// or recompute, and the benchmarks (BenchmarkSolve*) measure it as it is.
 func (s *Solver) search(present uint64, top uint8, next, redeals int, h uint64) (int, bool) {
 	s.nodes++
 	if s.nodes&1023 == 0 {

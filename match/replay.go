@@ -30,9 +30,9 @@ func (r *Room) Replay(n, seat int) (Replay, bool) {
 	return r.ReplayAt(n, seat, f)
 }
 
-// ReplayLine steps through any line of moves on a deal (the solver's best
+// replayLine steps through any line of moves on a deal (the solver's best
 // line, say). Moves after an illegal one are dropped.
-func ReplayLine(d *golf.Deal, moves []golf.Move) Replay {
+func replayLine(d *golf.Deal, moves []golf.Move) Replay {
 	st := golf.NewState(d)
 	for _, m := range moves {
 		if st.Apply(m) != nil {

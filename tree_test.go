@@ -45,8 +45,16 @@ func TestTreeStandsAlone(t *testing.T) {
 		n++
 		text := string(b)
 		// This file holds the outside rule's own pattern.
-		if m := outside.FindString(text); m != "" && path != "tree_test.go" {
-			t.Errorf("%s points outside the repository (%q)", path, m)
+		if strings.Contains(text, "shared") {
+			if m := outside.FindString(text); m != "" && path != "tree_test.go" {
+				t.Errorf("%s points outside the repository (%q)", path, m)
+			}
+		}
+		// The pattern only where its words are: a case-folding regexp over
+		// every byte of the tree cost seconds under -race.
+		lower := strings.ToLower(text)
+		if !strings.Contains(lower, "session") && !strings.Contains(lower, "issue") {
+			return nil
 		}
 		if m := diary.FindString(text); m != "" {
 			t.Errorf("%s names %q: say what the change does instead", path, m)

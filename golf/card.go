@@ -182,19 +182,6 @@ func ParseCard(s string) (Card, error) {
 	return NewCard(rank, Suit(suit)), nil
 }
 
-// parseCards parses a space-separated list of cards.
-func parseCards(s string) ([]Card, error) {
-	var out []Card
-	for _, f := range strings.Fields(s) {
-		c, err := ParseCard(f)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, c)
-	}
-	return out, nil
-}
-
 // formatCards prints cards as space-separated codes.
 func formatCards(cs []Card) string {
 	var b strings.Builder

@@ -1,12 +1,15 @@
 package main
 
 import (
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+
+	"golfsolitaire/internal/funclen"
 )
 
 // TestTreeStandsAlone: the repository speaks of the product only. No file
@@ -42,8 +45,16 @@ func TestTreeStandsAlone(t *testing.T) {
 		n++
 		text := string(b)
 		// This file holds the outside rule's own pattern.
-		if m := outside.FindString(text); m != "" && path != "tree_test.go" {
-			t.Errorf("%s points outside the repository (%q)", path, m)
+		if strings.Contains(text, "shared") {
+			if m := outside.FindString(text); m != "" && path != "tree_test.go" {
+				t.Errorf("%s points outside the repository (%q)", path, m)
+			}
+		}
+		// The pattern only where its words are: a case-folding regexp over
+		// every byte of the tree cost seconds under -race.
+		lower := strings.ToLower(text)
+		if !strings.Contains(lower, "session") && !strings.Contains(lower, "issue") {
+			return nil
 		}
 		if m := diary.FindString(text); m != "" {
 			t.Errorf("%s names %q: say what the change does instead", path, m)
@@ -55,5 +66,62 @@ func TestTreeStandsAlone(t *testing.T) {
 	}
 	if n < 100 {
 		t.Fatalf("only %d files read", n)
+	}
+}
+
+// TestTreeShape holds the tree to the size a newcomer can walk: every
+// browser module (static/*.js) at most 500 lines, and at most 3 Go files in
+// the root package (main.go calls the commands in cli/).
+func TestTreeShape(t *testing.T) {
+	t.Parallel()
+	scripts, err := filepath.Glob("static/*.js")
+	if err != nil || len(scripts) < 10 {
+		t.Fatalf("static/*.js: %d files, %v", len(scripts), err)
+	}
+	for _, f := range scripts {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := strings.Count(string(b), "\n"); n > 500 {
+			t.Errorf("%s has %d lines, more than 500: split it by concern", f, n)
+		}
+	}
+	gos, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(gos) > 3 {
+		t.Errorf("the root package has %d Go files (%v), more than 3: commands go in cli/", len(gos), gos)
+	}
+}
+
+// TestTreeFunctionLengths holds the functions outside the tests to 100
+// lines (go run ./internal/tools/funclen lists the long ones): at most two
+// may be longer, the solver's hot loop among them. Test functions are not
+// counted: a scenario reads best in one piece.
+func TestTreeFunctionLengths(t *testing.T) {
+	t.Parallel()
+	// Being shortened where they are (the server's package split and the
+	// fair-play analyser); to be removed from this list as they are.
+	pending := map[string]bool{
+		"cli/cmd_fairplay.go runFairplaySimulate":   true,
+		"server/conn.go (*conn).command":            true,
+		"server/rated.go (*Server).ratedQuickMatch": true,
+		"fairplay/fairplay.go (*analyser).hole":     true,
+	}
+	funcs, err := funclen.Walk(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var long []string
+	for _, f := range funcs {
+		if f.Lines <= 100 || strings.HasSuffix(f.File, "_test.go") || pending[f.File+" "+f.Name] {
+			continue
+		}
+		long = append(long, fmt.Sprintf("%s:%d %s (%d lines)", f.File, f.Line, f.Name, f.Lines))
+	}
+	if len(long) > 2 {
+		t.Errorf("%d functions over 100 lines, at most 2 may be:\n%s", len(long), strings.Join(long, "\n"))
 	}
 }

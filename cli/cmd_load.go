@@ -84,99 +84,23 @@ func runLoad(ctx context.Context, args []string, e env) error {
 	fs := flag.NewFlagSet("load", flag.ContinueOnError)
 	fs.SetOutput(e.stderr)
 	var c loadConfig
-	fs.StringVar(&c.url, "url", "", "base URL of a running server on a loopback address, e.g. http://127.0.0.1:8080")
-	fs.StringVar(&c.serve, "serve", "", "start the server as a process of its own instead (this program's load-server), with the memory or redis store, and measure its CPU")
-	fs.StringVar(&c.redisServer, "redis-server", "redis-server", "with --serve redis: start a private redis-server from this program (looked up in PATH) on a free loopback port and measure its CPU too; empty: use REDIS_URL (default redis://127.0.0.1:6379/0), whose CPU is not measured")
-	fs.IntVar(&c.serverProcs, "server-procs", 0, "with --serve: the server process's GOMAXPROCS (cores it may use at once); 0: all")
-	fs.BoolVar(&c.fairplay, "fairplay", false, "with --serve: turn the server's fair-play detector on (serve's default) and report its analyses")
-	fs.IntVar(&c.rooms, "rooms", 10, "matches played at once")
-	fs.IntVar(&c.players, "players", 2, "players a room: 2 play match play, more stroke play")
-	fs.IntVar(&c.holes, "holes", 9, "holes a round")
-	fs.DurationVar(&c.duration, "duration", 10*time.Second, "how long to measure, after setup")
-	fs.DurationVar(&c.think, "think", 0, "pause before each move of each player")
-	fs.Float64Var(&c.rate, "rate", 0, "cap on moves a second over all players; 0 for none")
-	fs.Float64Var(&c.playerRate, "player-rate", -1, "cap on each connection's messages a second; default 9 (under the server's flood limit of 10/s), none with --serve (which lifts the limit)")
-	fs.IntVar(&c.idle, "idle", 0, "extra idle spectator connections; reports the server's memory per connection")
-	fs.BoolVar(&c.baseline, "baseline", false, "also run the same traffic against a bare WebSocket broadcast server and report the ratio")
-	fs.BoolVar(&c.json, "json", false, "print the report as JSON")
-	fs.StringVar(&c.pprofAddr, "pprof", "", "with --serve, serve net/http/pprof on this loopback address")
-	fs.StringVar(&c.cpuProfile, "cpuprofile", "", "with --serve, write a CPU profile of the server process to the file")
-	fs.StringVar(&c.memProfile, "memprofile", "", "with --serve, write an allocation profile of the server process to the file when it stops")
-	fs.Uint64Var(&c.seed, "seed", 0, "seed of the random moves; 0 for random")
-	fs.IntVar(&c.tournament, "tournament", 0, "tournament mode: this many entrants play one stroke-play tournament (--holes, --think, --duration) while --watchers watch the leaderboard")
-	fs.IntVar(&c.watchers, "watchers", 4, "tournament mode: leaderboard watchers")
-	fs.IntVar(&c.attackers, "attackers", 0, "attacker mix: run the honest traffic twice, alone and then with this many attackers of each --attack kind, each client with an address of its own in "+attackHeader+" (with --url, start the server with --trusted-proxy-header "+attackHeader+")")
-	fs.StringVar(&c.attack, "attack", strings.Join(load.AttackKinds, ","), "attacker mix: the attacks, comma-separated, of "+strings.Join(load.AttackKinds, ","))
+	c.flags(fs)
 	if err := fs.Parse(args); err != nil {
 		return &exitError{code: 2}
 	}
 	if fs.NArg() > 0 {
 		return usageError("load: unexpected argument %q", fs.Arg(0))
 	}
-	if (c.url == "") == (c.serve == "") {
-		return usageError("load: give either --url or --serve")
+	kinds, err := c.validate()
+	if err != nil {
+		return err
 	}
-	if c.rooms < 1 || c.players < 1 || c.players > 8 || c.holes < 1 || c.duration <= 0 || c.idle < 0 {
-		return usageError("load: --rooms and --duration must be positive, --players 1 to 8, --idle not negative")
-	}
-	var kinds []string
-	if c.attackers < 0 {
-		return usageError("load: --attackers must not be negative")
-	}
-	if c.attackers > 0 {
-		if c.tournament > 0 || c.baseline {
-			return usageError("load: --attackers goes with neither --tournament nor --baseline")
-		}
-		for _, k := range strings.Split(c.attack, ",") {
-			if k = strings.TrimSpace(k); k == "" {
-				continue
-			}
-			if !slices.Contains(load.AttackKinds, k) {
-				return usageError("load: --attack: unknown attack %q; want some of %s", k, strings.Join(load.AttackKinds, ","))
-			}
-			kinds = append(kinds, k)
-		}
-		if len(kinds) == 0 {
-			return usageError("load: --attack names no attack; want some of %s", strings.Join(load.AttackKinds, ","))
-		}
-	}
-	if c.pprofAddr != "" && !isLoopback(c.pprofAddr) {
-		return usageError("load: --pprof must be a loopback address")
-	}
-	if c.serve == "" && (c.cpuProfile != "" || c.memProfile != "" || c.pprofAddr != "" || c.serverProcs != 0 || c.fairplay) {
-		return usageError("load: --cpuprofile, --memprofile, --pprof, --server-procs and --fairplay go with --serve")
-	}
-	if c.serverProcs < 0 {
-		return usageError("load: --server-procs must not be negative")
-	}
-
 	rep := loadReport{Store: "external"}
-	var serverCPU, storeCPU func() (time.Duration, error)
-	if c.serve != "" {
-		srv, err := startLoadServer(ctx, c, e)
-		if err != nil {
-			return err
-		}
-		defer srv.close()
-		c.url, rep.Store = srv.url, c.serve
-		serverCPU, storeCPU = srv.srv.cpu, srv.storeCPU()
-		if c.playerRate < 0 {
-			c.playerRate = 0
-		}
-	} else {
-		u, err := url.Parse(c.url)
-		if err != nil || (u.Scheme != "http" && u.Scheme != "ws") || !isLoopback(u.Host) {
-			return usageError("load: --url must be http:// on a loopback address (127.0.0.1, ::1 or localhost)")
-		}
-		if u.Scheme == "ws" {
-			u.Scheme = "http"
-		}
-		u.Path = strings.TrimSuffix(u.Path, "/ws")
-		c.url = strings.TrimRight(u.String(), "/")
-		if c.playerRate < 0 {
-			c.playerRate = 9
-		}
+	serverCPU, storeCPU, stop, err := c.target(ctx, e, &rep)
+	if err != nil {
+		return err
 	}
+	defer stop()
 
 	memory := metricsMemory(c.url)
 	if c.tournament > 0 {
@@ -228,6 +152,106 @@ func runLoad(ctx context.Context, args []string, e env) error {
 	}
 	printLoad(e.stdout, rep)
 	return nil
+}
+
+// flags registers load's flags into c.
+func (c *loadConfig) flags(fs *flag.FlagSet) {
+	fs.StringVar(&c.url, "url", "", "base URL of a running server on a loopback address, e.g. http://127.0.0.1:8080")
+	fs.StringVar(&c.serve, "serve", "", "start the server as a process of its own instead (this program's load-server), with the memory or redis store, and measure its CPU")
+	fs.StringVar(&c.redisServer, "redis-server", "redis-server", "with --serve redis: start a private redis-server from this program (looked up in PATH) on a free loopback port and measure its CPU too; empty: use REDIS_URL (default redis://127.0.0.1:6379/0), whose CPU is not measured")
+	fs.IntVar(&c.serverProcs, "server-procs", 0, "with --serve: the server process's GOMAXPROCS (cores it may use at once); 0: all")
+	fs.BoolVar(&c.fairplay, "fairplay", false, "with --serve: turn the server's fair-play detector on (serve's default) and report its analyses")
+	fs.IntVar(&c.rooms, "rooms", 10, "matches played at once")
+	fs.IntVar(&c.players, "players", 2, "players a room: 2 play match play, more stroke play")
+	fs.IntVar(&c.holes, "holes", 9, "holes a round")
+	fs.DurationVar(&c.duration, "duration", 10*time.Second, "how long to measure, after setup")
+	fs.DurationVar(&c.think, "think", 0, "pause before each move of each player")
+	fs.Float64Var(&c.rate, "rate", 0, "cap on moves a second over all players; 0 for none")
+	fs.Float64Var(&c.playerRate, "player-rate", -1, "cap on each connection's messages a second; default 9 (under the server's flood limit of 10/s), none with --serve (which lifts the limit)")
+	fs.IntVar(&c.idle, "idle", 0, "extra idle spectator connections; reports the server's memory per connection")
+	fs.BoolVar(&c.baseline, "baseline", false, "also run the same traffic against a bare WebSocket broadcast server and report the ratio")
+	fs.BoolVar(&c.json, "json", false, "print the report as JSON")
+	fs.StringVar(&c.pprofAddr, "pprof", "", "with --serve, serve net/http/pprof on this loopback address")
+	fs.StringVar(&c.cpuProfile, "cpuprofile", "", "with --serve, write a CPU profile of the server process to the file")
+	fs.StringVar(&c.memProfile, "memprofile", "", "with --serve, write an allocation profile of the server process to the file when it stops")
+	fs.Uint64Var(&c.seed, "seed", 0, "seed of the random moves; 0 for random")
+	fs.IntVar(&c.tournament, "tournament", 0, "tournament mode: this many entrants play one stroke-play tournament (--holes, --think, --duration) while --watchers watch the leaderboard")
+	fs.IntVar(&c.watchers, "watchers", 4, "tournament mode: leaderboard watchers")
+	fs.IntVar(&c.attackers, "attackers", 0, "attacker mix: run the honest traffic twice, alone and then with this many attackers of each --attack kind, each client with an address of its own in "+attackHeader+" (with --url, start the server with --trusted-proxy-header "+attackHeader+")")
+	fs.StringVar(&c.attack, "attack", strings.Join(load.AttackKinds, ","), "attacker mix: the attacks, comma-separated, of "+strings.Join(load.AttackKinds, ","))
+}
+
+// validate checks the flags together; it returns the attacks of
+// --attack (with --attackers).
+func (c *loadConfig) validate() ([]string, error) {
+	var kinds []string
+	if (c.url == "") == (c.serve == "") {
+		return nil, usageError("load: give either --url or --serve")
+	}
+	if c.rooms < 1 || c.players < 1 || c.players > 8 || c.holes < 1 || c.duration <= 0 || c.idle < 0 {
+		return nil, usageError("load: --rooms and --duration must be positive, --players 1 to 8, --idle not negative")
+	}
+	if c.attackers < 0 {
+		return nil, usageError("load: --attackers must not be negative")
+	}
+	if c.attackers > 0 {
+		if c.tournament > 0 || c.baseline {
+			return nil, usageError("load: --attackers goes with neither --tournament nor --baseline")
+		}
+		for _, k := range strings.Split(c.attack, ",") {
+			if k = strings.TrimSpace(k); k == "" {
+				continue
+			}
+			if !slices.Contains(load.AttackKinds, k) {
+				return nil, usageError("load: --attack: unknown attack %q; want some of %s", k, strings.Join(load.AttackKinds, ","))
+			}
+			kinds = append(kinds, k)
+		}
+		if len(kinds) == 0 {
+			return nil, usageError("load: --attack names no attack; want some of %s", strings.Join(load.AttackKinds, ","))
+		}
+	}
+	if c.pprofAddr != "" && !isLoopback(c.pprofAddr) {
+		return nil, usageError("load: --pprof must be a loopback address")
+	}
+	if c.serve == "" && (c.cpuProfile != "" || c.memProfile != "" || c.pprofAddr != "" || c.serverProcs != 0 || c.fairplay) {
+		return nil, usageError("load: --cpuprofile, --memprofile, --pprof, --server-procs and --fairplay go with --serve")
+	}
+	if c.serverProcs < 0 {
+		return nil, usageError("load: --server-procs must not be negative")
+	}
+	return kinds, nil
+}
+
+// target starts the server with --serve (its CPU, and its store's, are
+// then measured) or checks --url; stop stops what it started.
+func (c *loadConfig) target(ctx context.Context, e env, rep *loadReport) (serverCPU, storeCPU func() (time.Duration, error), stop func(), err error) {
+	stop = func() {}
+	if c.serve != "" {
+		srv, err := startLoadServer(ctx, *c, e)
+		if err != nil {
+			return nil, nil, stop, err
+		}
+		c.url, rep.Store = srv.url, c.serve
+		serverCPU, storeCPU = srv.srv.cpu, srv.storeCPU()
+		if c.playerRate < 0 {
+			c.playerRate = 0
+		}
+		return serverCPU, storeCPU, srv.close, nil
+	}
+	u, err := url.Parse(c.url)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "ws") || !isLoopback(u.Host) {
+		return nil, nil, stop, usageError("load: --url must be http:// on a loopback address (127.0.0.1, ::1 or localhost)")
+	}
+	if u.Scheme == "ws" {
+		u.Scheme = "http"
+	}
+	u.Path = strings.TrimSuffix(u.Path, "/ws")
+	c.url = strings.TrimRight(u.String(), "/")
+	if c.playerRate < 0 {
+		c.playerRate = 9
+	}
+	return nil, nil, stop, nil
 }
 
 // runBaseline runs the same traffic against a load.Baseline on loopback,

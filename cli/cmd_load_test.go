@@ -13,6 +13,7 @@ import (
 )
 
 func TestLoad(t *testing.T) {
+	childProcess(t)
 	t.Parallel()
 	tests := []struct {
 		name     string
@@ -88,6 +89,7 @@ func TestLoad(t *testing.T) {
 // attackers make depends on the machine's load: the refusals are
 // asserted when they made more than the limit allows.)
 func TestLoadAttackMix(t *testing.T) {
+	childProcess(t)
 	t.Parallel()
 	// The honest players are paced (the attackers are not): the checks
 	// need their moves, not as many as two cores can make.

@@ -9,6 +9,7 @@ import (
 // end: every hole's result posted, every entrant finished, the leaderboard
 // pushed.
 func TestLoadTournament(t *testing.T) {
+	childProcess(t)
 	t.Parallel()
 	r := runCmd(t, "", "load", "--serve", "memory", "--tournament", "6", "--watchers", "2", "--duration", "30s", "--json")
 	if r.code != 0 {

@@ -2,73 +2,15 @@ package cli
 
 import (
 	"fmt"
-	"net"
 	"net/http"
 	"net/http/cookiejar"
-	"os"
-	"os/exec"
 	"strings"
 	"testing"
 	"time"
 
 	"golfsolitaire/accounts/postgres/pgtest"
+	"golfsolitaire/internal/testredis"
 )
-
-// privateRedis runs a redis-server of the test's own on a free port, with
-// nothing saved to disk, so a restart loses everything it held. It skips
-// the test without redis-server, unless CI is set.
-type privateRedis struct {
-	t    *testing.T
-	port int
-	cmd  *exec.Cmd
-}
-
-func startPrivateRedis(t *testing.T) *privateRedis {
-	t.Helper()
-	if _, err := exec.LookPath("redis-server"); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("redis-server not found and CI is set")
-		}
-		t.Skip("SKIP: redis-server not found, so the Redis restart test does not run")
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := &privateRedis{t: t, port: ln.Addr().(*net.TCPAddr).Port}
-	ln.Close()
-	r.start()
-	t.Cleanup(r.stop)
-	return r
-}
-
-func (r *privateRedis) start() {
-	r.t.Helper()
-	r.cmd = exec.Command("redis-server", "--port", fmt.Sprint(r.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", r.t.TempDir())
-	if err := r.cmd.Start(); err != nil {
-		r.t.Fatal(err)
-	}
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		c, err := net.Dial("tcp", fmt.Sprintf("127.0.0.1:%d", r.port))
-		if err == nil {
-			c.Close()
-			return
-		}
-		if time.Now().After(deadline) {
-			r.t.Fatalf("redis-server on %d did not start: %v", r.port, err)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-}
-
-func (r *privateRedis) stop() {
-	if r.cmd != nil && r.cmd.Process != nil {
-		_ = r.cmd.Process.Kill()
-		_ = r.cmd.Wait()
-		r.cmd = nil
-	}
-}
 
 // TestServeRedisRestart: Redis is restarted empty under a running server
 // (a crash with nothing persisted). Rooms and login sessions lived there
@@ -77,8 +19,8 @@ func (r *privateRedis) stop() {
 // answers again the server is ready and a new login works.
 func TestServeRedisRestart(t *testing.T) {
 	t.Parallel()
-	rd := startPrivateRedis(t)
-	vars := map[string]string{"DATABASE_URL": pgtest.Database(t, "redisrestart"), "REDIS_URL": fmt.Sprintf("redis://127.0.0.1:%d/0", rd.port)}
+	rd := testredis.Start(t, testredis.Options{})
+	vars := map[string]string{"DATABASE_URL": pgtest.Database(t, "redisrestart"), "REDIS_URL": fmt.Sprintf("redis://127.0.0.1:%d/0", rd.Port())}
 	base, log, stop := startServe(t, vars)
 	defer stop()
 	jar, _ := cookiejar.New(nil)
@@ -88,8 +30,8 @@ func TestServeRedisRestart(t *testing.T) {
 	}
 	_, before := get(t, c, base+"/api/players/Ana")
 
-	rd.stop()
-	rd.start()
+	rd.Kill()
+	rd.Start()
 	// Ready again once the store answers.
 	deadline := time.Now().Add(30 * time.Second)
 	for {

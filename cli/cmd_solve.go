@@ -255,28 +255,7 @@ func solveManyCheck(ctx context.Context, v golf.Variant, first, count, workers, 
 			defer wg.Done()
 			var s golf.Solver
 			for i := range jobs {
-				n := first + i
-				d := golf.NewDeal(v, golf.NumberedSeed(n))
-				t := time.Now()
-				sol := s.Solve(&d, budget())
-				r := solveResult{sol: sol, ms: msSince(t), rejected: unclearable(&d)}
-				if r.rejected {
-					for k := 1; k <= reorder; k++ {
-						rd, err := reorderStock(&d, reorderSeed(n, k))
-						if err != nil {
-							r.err = fmt.Errorf("solve: reordering %d of deal %d: %w", k, n, err)
-							break
-						}
-						rsol := s.Solve(&rd, budget())
-						r.reorderings++
-						if rsol.Cleared {
-							r.reorderedCleared = append(r.reorderedCleared, k)
-						} else if !rsol.Exact {
-							r.reorderedUnknown++
-						}
-					}
-				}
-				results[i] = r
+				results[i] = solveOne(&s, v, first+i, reorder, budget, unclearable)
 			}
 		}()
 	}
@@ -308,19 +287,7 @@ feed:
 			return nil, r.err
 		}
 		if r.rejected {
-			uc.Rejected++
-			if r.sol.Cleared {
-				uc.RejectedCleared++
-				uc.RejectedClearedDeals = append(uc.RejectedClearedDeals, first+i)
-			} else if !r.sol.Exact {
-				uc.RejectedUnknown++
-			}
-			uc.Reorderings += r.reorderings
-			uc.ReorderedUnknown += r.reorderedUnknown
-			for _, k := range r.reorderedCleared {
-				uc.ReorderedCleared++
-				uc.ReorderedClearedDeals = append(uc.ReorderedClearedDeals, reordering{Deal: first + i, Reordering: k})
-			}
+			uc.add(r, first+i)
 		}
 		if r.sol.Cleared {
 			st.Cleared++
@@ -348,6 +315,50 @@ feed:
 	st.DealsPerSec = n / wall
 	st.CPUMsPerDeal = (cpuTime() - cpu0).Seconds() * 1000 / n
 	return st, nil
+}
+
+// solveOne solves deal n and, when unclearable rejects it, reorder
+// reorderings of its stock.
+func solveOne(s *golf.Solver, v golf.Variant, n, reorder int, budget func() *golf.SolveOptions, unclearable func(*golf.Deal) bool) solveResult {
+	d := golf.NewDeal(v, golf.NumberedSeed(n))
+	t := time.Now()
+	sol := s.Solve(&d, budget())
+	r := solveResult{sol: sol, ms: msSince(t), rejected: unclearable(&d)}
+	if !r.rejected {
+		return r
+	}
+	for k := 1; k <= reorder; k++ {
+		rd, err := reorderStock(&d, reorderSeed(n, k))
+		if err != nil {
+			r.err = fmt.Errorf("solve: reordering %d of deal %d: %w", k, n, err)
+			break
+		}
+		rsol := s.Solve(&rd, budget())
+		r.reorderings++
+		if rsol.Cleared {
+			r.reorderedCleared = append(r.reorderedCleared, k)
+		} else if !rsol.Exact {
+			r.reorderedUnknown++
+		}
+	}
+	return r
+}
+
+// add counts a rejected deal's result.
+func (uc *unclearableCheck) add(r solveResult, deal int) {
+	uc.Rejected++
+	if r.sol.Cleared {
+		uc.RejectedCleared++
+		uc.RejectedClearedDeals = append(uc.RejectedClearedDeals, deal)
+	} else if !r.sol.Exact {
+		uc.RejectedUnknown++
+	}
+	uc.Reorderings += r.reorderings
+	uc.ReorderedUnknown += r.reorderedUnknown
+	for _, k := range r.reorderedCleared {
+		uc.ReorderedCleared++
+		uc.ReorderedClearedDeals = append(uc.ReorderedClearedDeals, reordering{Deal: deal, Reordering: k})
+	}
 }
 
 // wilson is the Wilson score interval for k successes in n trials.

@@ -41,6 +41,15 @@ func TestMain(m *testing.M) {
 	testrun.Main(m, goleak.IgnoreTopFunction("github.com/alexedwards/scs/v2/memstore.(*MemStore).startCleanup"))
 }
 
+// childProcess skips, in the inner loop (go test -short), a test that runs
+// the server as a process of its own (load --serve).
+func childProcess(t *testing.T) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("runs the server as a child process: not in -short")
+	}
+}
+
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
 
 // result is what a command did: its exit code, its output and the message

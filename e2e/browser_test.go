@@ -41,6 +41,9 @@ import (
 // the test skips, saying so loudly, or fails when CI is set.
 func chromium(t *testing.T) string {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("a browser test: not in the inner loop (go test -short)")
+	}
 	if v := strings.Fields(os.Getenv("GOLF_CHROMIUM")); len(v) > 0 {
 		if _, err := os.Stat(v[0]); err == nil {
 			return v[0]

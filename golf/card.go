@@ -182,21 +182,8 @@ func ParseCard(s string) (Card, error) {
 	return NewCard(rank, Suit(suit)), nil
 }
 
-// ParseCards parses a space-separated list of cards.
-func ParseCards(s string) ([]Card, error) {
-	var out []Card
-	for _, f := range strings.Fields(s) {
-		c, err := ParseCard(f)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, c)
-	}
-	return out, nil
-}
-
-// FormatCards prints cards as space-separated codes.
-func FormatCards(cs []Card) string {
+// formatCards prints cards as space-separated codes.
+func formatCards(cs []Card) string {
 	var b strings.Builder
 	for i, c := range cs {
 		if i > 0 {

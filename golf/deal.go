@@ -91,7 +91,7 @@ type Deal struct {
 	Seed    Seed
 
 	layout  *Layout
-	tableau [MaxPositions]Card
+	tableau [maxPositions]Card
 	stock   [maxPack]Card
 	nStock  uint8
 	start   Card // first waste or foundation card; NoCard if it starts empty

@@ -21,8 +21,8 @@ const (
 	Unclearable
 )
 
-// DifficultyPlayouts is the number of naive playouts behind a rating.
-const DifficultyPlayouts = 200
+// difficultyPlayouts is the number of naive playouts behind a rating.
+const difficultyPlayouts = 200
 
 // String names the level.
 func (d Difficulty) String() string {
@@ -45,7 +45,7 @@ func (d Difficulty) String() string {
 // whether the deal can be cleared at all; an unclearable deal (or one
 // where the budget ran out without a clearing line) is Unclearable. A
 // clearable deal is then rated by how often a naive player clears it: out
-// of DifficultyPlayouts playouts that each play a uniformly random legal
+// of difficultyPlayouts playouts that each play a uniformly random legal
 // card from the tableau and turn the stock only when no card fits (with
 // randomness seeded by the deal's seed, so the rating is reproducible),
 // the share that clear gives Easy (25% or more), Fair (5% or more), Hard
@@ -66,7 +66,7 @@ func (s *Solver) Rate(d *Deal, opt *SolveOptions) Difficulty {
 	st := NewState(d)
 	clears := 0
 	var legal []Move
-	for k := 0; k < DifficultyPlayouts; k++ {
+	for k := 0; k < difficultyPlayouts; k++ {
 		st.reset(d)
 		for !st.over() {
 			legal = st.AppendLegal(legal[:0])
@@ -87,9 +87,9 @@ func (s *Solver) Rate(d *Deal, opt *SolveOptions) Difficulty {
 		}
 	}
 	switch {
-	case clears*4 >= DifficultyPlayouts:
+	case clears*4 >= difficultyPlayouts:
 		return Easy
-	case clears*20 >= DifficultyPlayouts:
+	case clears*20 >= difficultyPlayouts:
 		return Fair
 	case clears > 0:
 		return Hard

@@ -63,7 +63,7 @@ func FuzzParseMove(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if m.Action == Play && (m.Pile < 1 || m.Pile > MaxPositions) {
+		if m.Action == Play && (m.Pile < 1 || m.Pile > maxPositions) {
 			t.Fatalf("ParseMove(%q) = pile %d", s, m.Pile)
 		}
 		if back, err := ParseMove(m.String()); err != nil || back != m {
@@ -173,7 +173,7 @@ func FuzzVariantJSON(f *testing.F) {
 		// A variant that decodes is one that deals.
 		d := NewDeal(v, Seed{})
 		if got, want := dealCards(&d), packOf(v); !slices.Equal(got, want) {
-			t.Fatalf("%v deals %s", v, FormatCards(got))
+			t.Fatalf("%v deals %s", v, formatCards(got))
 		}
 	})
 }

@@ -130,7 +130,7 @@ func TestPlayOnlyOptionsDealAlike(t *testing.T) {
 		base.Options = o
 		for n := range 3 {
 			a, b := NewDeal(v, NumberedSeed(n)), NewDeal(base, NumberedSeed(n))
-			if !samePiles(a.Tableau(), b.Tableau()) || FormatCards(a.Stock()) != FormatCards(b.Stock()) || a.Start() != b.Start() {
+			if !samePiles(a.Tableau(), b.Tableau()) || formatCards(a.Stock()) != formatCards(b.Stock()) || a.Start() != b.Start() {
 				t.Fatalf("%v and %v deal differently", v, base)
 			}
 		}

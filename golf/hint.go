@@ -5,8 +5,8 @@ import (
 	"sort"
 )
 
-// HintNodes is the node budget of each solve behind a hint.
-const HintNodes = 20_000
+// hintNodes is the node budget of each solve behind a hint.
+const hintNodes = 20_000
 
 // Hint suggests a move using only what the player can see: the tableau,
 // the waste, the number of cards in the stock and therefore the set of
@@ -14,7 +14,7 @@ const HintNodes = 20_000
 // consistent with what has been seen (uniform shuffles of the unseen
 // cards, drawn from rng in a canonical card order), solves the position
 // after each legal move for every sample with a small budget
-// (HintNodes), and returns the move with the lowest mean score; ties go to
+// (hintNodes), and returns the move with the lowest mean score; ties go to
 // the first move in AppendLegal's order. After a redeal the stock is the
 // old waste, which the player has seen, so the real order is used.
 //
@@ -53,7 +53,7 @@ func Hint(s *State, samples int, rng *rand.ChaCha8) Move {
 			c.moves = nil
 			copy(c.stock[c.next:c.nStock], sample)
 			c.apply(m)
-			totals[i] += sv.solve(positionOf(&c), &SolveOptions{MaxNodes: HintNodes}).Best
+			totals[i] += sv.solve(positionOf(&c), &SolveOptions{MaxNodes: hintNodes}).Best
 		}
 	}
 	best := 0

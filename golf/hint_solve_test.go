@@ -72,9 +72,6 @@ func TestHintGameOver(t *testing.T) {
 // none fits) over a few wrap deals.
 func TestHintPlaysWell(t *testing.T) {
 	propertyCheck(t)
-	if testing.Short() {
-		t.Skip("slow: a statistical check of play quality")
-	}
 	t.Parallel()
 	v, _ := NewVariant("golf", map[string]any{"kings": "wrap"})
 	hinted, naive := 0, 0

@@ -2,9 +2,9 @@ package golf
 
 import "math/bits"
 
-// MaxPositions is the largest tableau any game has (Double Golf's 64), so a
+// maxPositions is the largest tableau any game has (Double Golf's 64), so a
 // set of positions fits in one uint64.
-const MaxPositions = 64
+const maxPositions = 64
 
 // Layout is a game's tableau shape: numbered positions, which positions
 // cover which, and how positions group into piles. Pile n (1-based) is what
@@ -23,9 +23,9 @@ type Layout struct {
 	Shape string
 
 	piles []uint64             // positions of each pile
-	cover [MaxPositions]uint64 // positions that cover each position
-	pos   [MaxPositions]uint8  // deal index -> position
-	pile  [MaxPositions]uint8  // position -> pile index (0-based)
+	cover [maxPositions]uint64 // positions that cover each position
+	pos   [maxPositions]uint8  // deal index -> position
+	pile  [maxPositions]uint8  // position -> pile index (0-based)
 	all   uint64
 }
 

@@ -66,7 +66,7 @@ const (
 )
 
 // Options are the rule options of rules.md. The zero value is not
-// meaningful; start from Game.Defaults or use ParseOptions.
+// meaningful; start from Game.Defaults or use parseOptions.
 type Options struct {
 	Kings         Kings `json:"kings"`
 	FreeStart     bool  `json:"freeStart"`
@@ -128,12 +128,12 @@ func (g Game) Defaults() Options {
 	return o
 }
 
-// ParseOptions builds the options of a game from the options given by name.
+// parseOptions builds the options of a game from the options given by name.
 // Values may be Go values (string, bool, int, float64, json.Number) or their
 // text ("true", "6"). Options left out take the game's defaults; an unknown
 // option, a bad value or an option that does not apply to the game is an
 // error wrapping ErrBadOption.
-func ParseOptions(g Game, given map[string]any) (Options, error) {
+func parseOptions(g Game, given map[string]any) (Options, error) {
 	if _, err := ParseGame(string(g)); err != nil {
 		return Options{}, err
 	}
@@ -349,13 +349,13 @@ type Variant struct {
 	Options Options
 }
 
-// NewVariant checks the game and options (see ParseOptions).
+// NewVariant checks the game and options (see parseOptions).
 func NewVariant(game string, given map[string]any) (Variant, error) {
 	g, err := ParseGame(game)
 	if err != nil {
 		return Variant{}, err
 	}
-	o, err := ParseOptions(g, given)
+	o, err := parseOptions(g, given)
 	if err != nil {
 		return Variant{}, err
 	}

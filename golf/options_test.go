@@ -94,7 +94,7 @@ func TestDealShapes(t *testing.T) {
 					t.Errorf("PackSize %d, want %d", v.PackSize(), tt.packSize)
 				}
 				if got, want := dealCards(&d), packOf(v); !slices.Equal(got, want) {
-					t.Fatalf("the deal is not one pack:\n got %s\nwant %s", FormatCards(got), FormatCards(want))
+					t.Fatalf("the deal is not one pack:\n got %s\nwant %s", formatCards(got), formatCards(want))
 				}
 				s := NewState(&d)
 				if s.StockLeft() != tt.stock || s.Score() != tt.piles*tt.depth || s.Over() {

@@ -259,7 +259,7 @@ func agree(t *testing.T, s *State, m *model, pack []Card) {
 	all = append(append(all, s.Waste()...), s.Stock()...)
 	slices.Sort(all)
 	if !slices.Equal(all, pack) {
-		t.Fatalf("cards are not one pack: %s", FormatCards(all))
+		t.Fatalf("cards are not one pack: %s", formatCards(all))
 	}
 	legal := m.legal()
 	if got := s.Legal(); !slices.Equal(got, legal) && !(len(got) == 0 && len(legal) == 0) {

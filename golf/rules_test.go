@@ -39,7 +39,7 @@ type ruleCase struct {
 func wasteIs(want string) func(t *testing.T, s *State) {
 	return func(t *testing.T, s *State) {
 		t.Helper()
-		if got := FormatCards(s.Waste()); got != want {
+		if got := formatCards(s.Waste()); got != want {
 			t.Errorf("waste = %s, want %s", got, want)
 		}
 	}
@@ -142,12 +142,12 @@ var ruleCases = []ruleCase{
 		spec:  layoutSpec{opts: redeal1, piles: []string{"6C", "2C", "3C", "4C", "JC", "QC", "2D"}, start: "5D", stock: "8H 9H", stockEnd: "TS"},
 		setup: "1 " + turns(16), move: "r",
 		check: func(t *testing.T, s *State) {
-			if got := FormatCards(s.Waste()); got != "5D" {
+			if got := formatCards(s.Waste()); got != "5D" {
 				t.Errorf("waste after the redeal = %s, want 5D (the first card ever on the waste)", got)
 			}
 			st := s.Stock()
-			if len(st) != 17 || FormatCards(st[:3]) != "6C 8H 9H" || st[16] != NewCard(10, Spades) {
-				t.Errorf("stock after the redeal = %s, want 6C 8H 9H ... TS", FormatCards(st))
+			if len(st) != 17 || formatCards(st[:3]) != "6C 8H 9H" || st[16] != NewCard(10, Spades) {
+				t.Errorf("stock after the redeal = %s, want 6C 8H 9H ... TS", formatCards(st))
 			}
 			if s.RedealsLeft() != 0 {
 				t.Errorf("redeals left = %d", s.RedealsLeft())

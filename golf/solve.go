@@ -72,9 +72,9 @@ func Solve(d *Deal, opt *SolveOptions) Solution {
 type Solver struct {
 	// the position being solved
 	n       int
-	rank    [MaxPositions]uint8 // rank index of each position's card
-	covers  [MaxPositions]uint64
-	pileOf  [MaxPositions]uint8
+	rank    [maxPositions]uint8 // rank index of each position's card
+	covers  [maxPositions]uint64
+	pileOf  [maxPositions]uint8
 	piles   []uint64
 	onto    [15]uint16 // onto[r]: top rank indexes a card of rank index r may go on
 	fitPos  [15]uint64 // fitPos[t]: positions whose card may go on top rank index t
@@ -89,7 +89,7 @@ type Solver struct {
 	// top of their column
 	rowLT []uint64
 	// coveredBy[p]: the positions p covers
-	coveredBy [MaxPositions]uint64
+	coveredBy [maxPositions]uint64
 	// fitLo[m] | fitHi[m']: positions whose card may go on a rank of
 	// m | m'<<7; posLo, posHi: positions of those ranks.
 	fitLo, fitHi, posLo, posHi [128]uint64
@@ -112,7 +112,7 @@ type Solver struct {
 	rankPos [14]uint64  // positions holding each rank
 	single  []int       // ranks that go on one rank only (see stuck)
 	count1  [][14]uint8 // count1[i][r]: cards of rank r in stock1[i:]
-	waste   [2*maxPack + MaxPositions]uint8
+	waste   [2*maxPack + maxPositions]uint8
 	nWaste  int
 
 	// search
@@ -136,7 +136,7 @@ type Solver struct {
 	keepOK   bool
 	keepV    Variant
 	keepLay  *Layout
-	keepRank [MaxPositions]uint8
+	keepRank [maxPositions]uint8
 	keepStk  []uint8
 }
 
@@ -183,7 +183,7 @@ func rankIdx(c Card) uint8 {
 type position struct {
 	v       Variant
 	lay     *Layout
-	cards   *[MaxPositions]Card
+	cards   *[maxPositions]Card
 	present uint64
 	waste   []Card
 	stock   []Card
@@ -210,7 +210,17 @@ func (s *Solver) Solve(d *Deal, opt *SolveOptions) Solution {
 	}, opt)
 }
 
+// setup prepares the solver for a position: the layout's masks, the
+// rank tables and the stock's.
 func (s *Solver) setup(pos position) {
+	s.setupLayout(pos)
+	s.setupRanks(pos)
+	s.setupStock(pos)
+}
+
+// setupLayout takes the layout's geometry: which position covers which,
+// the piles, and whether they are plain columns (for the row masks).
+func (s *Solver) setupLayout(pos position) {
 	l := pos.lay
 	s.n = l.Positions
 	s.ordered = true
@@ -226,7 +236,7 @@ func (s *Solver) setup(pos position) {
 	for i := 0; i < l.Piles(); i++ {
 		s.piles = append(s.piles, l.PilePositions(i))
 	}
-	s.coveredBy = [MaxPositions]uint64{}
+	s.coveredBy = [maxPositions]uint64{}
 	for p := 0; p < s.n; p++ {
 		for q := s.covers[p]; q != 0; q &= q - 1 {
 			s.coveredBy[bits.TrailingZeros64(q)] |= 1 << p
@@ -259,6 +269,11 @@ func (s *Solver) setup(pos position) {
 		s.rowGE[i] = m
 		s.rowLT = append(s.rowLT, lt)
 	}
+}
+
+// setupRanks builds the rank tables: what plays onto what, where each
+// rank lies, and their 7-bit lookup tables.
+func (s *Solver) setupRanks(pos position) {
 	k := pos.v.Options.Kings
 	for r := 0; r <= 13; r++ {
 		var m uint16
@@ -317,6 +332,12 @@ func (s *Solver) setup(pos position) {
 			}
 		}
 	}
+}
+
+// setupStock takes the stock and the waste, and whether the matching
+// bound (deficiency) applies.
+func (s *Solver) setupStock(pos position) {
+	k := pos.v.Options.Kings
 	s.neg = pos.v.Options.NegativeScore
 	s.stock1 = s.stock1[:0]
 	for _, c := range pos.stock {
@@ -475,7 +496,7 @@ func (s *Solver) leastStuck(present, poss, cards uint64, u int) int {
 		if x&(pm&-pm) == 0 || (x+pm&-pm)&x != 0 {
 			return u // not a run from the bottom (a made-up position)
 		}
-		var cost [MaxPositions + 1]int
+		var cost [maxPositions + 1]int
 		n := 0
 		for q := c; q != 0 && n < len(cost)-1; q &= q - 1 {
 			p := bits.TrailingZeros64(q) // the lowest position is the deepest
@@ -966,9 +987,9 @@ func (s *Solver) reachFirst(present, gone uint64, avail uint16, first uint64) ui
 func (s *Solver) allPositions() uint64 { return allBits(s.n) }
 
 // playOrder fills dst with the playable positions, best first.
-func (s *Solver) playOrder(dst *[MaxPositions]uint8, play, present uint64) int {
+func (s *Solver) playOrder(dst *[maxPositions]uint8, play, present uint64) int {
 	n := 0
-	var key [MaxPositions]int
+	var key [maxPositions]int
 	for q := play; q != 0; q &= q - 1 {
 		p := uint8(bits.TrailingZeros64(q))
 		// Prefer the pile with the most cards still to uncover.
@@ -1009,7 +1030,7 @@ func (s *Solver) greedy(present uint64, top uint8, next, redeals int) {
 		}
 		play := s.free(present) & s.fitPos[top]
 		if play != 0 {
-			var order [MaxPositions]uint8
+			var order [maxPositions]uint8
 			s.playOrder(&order, play, present)
 			p := order[0]
 			present &^= 1 << p
@@ -1060,6 +1081,11 @@ func (s *Solver) turn(present uint64, next, redeals int, h uint64) (int, bool) {
 // search returns a lower bound on the best score reachable from the state,
 // and whether it is exact. An inexact bound is never below the incumbent
 // at the end of the search (see the package notes in Solver).
+//
+// It is the solver's hot loop, called once per node, and stays in one
+// piece on purpose: its steps share a dozen locals (the bounds, the move
+// masks, the table entry) that split functions would pass back and forth
+// or recompute, and the benchmarks (BenchmarkSolve*) measure it as it is.
 func (s *Solver) search(present uint64, top uint8, next, redeals int, h uint64) (int, bool) {
 	s.nodes++
 	if s.nodes&1023 == 0 {
@@ -1144,7 +1170,7 @@ func (s *Solver) search(present uint64, top uint8, next, redeals int, h uint64) 
 	}
 
 	exMin, inexMin := 1<<30, 1<<30
-	var order [MaxPositions]uint8
+	var order [maxPositions]uint8
 	n := s.playOrder(&order, play, present)
 	turn := stockLeft > 0
 	// Loose cards cover nothing and are alone in their piles. Of two

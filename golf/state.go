@@ -69,7 +69,7 @@ func ParseMove(s string) (Move, error) {
 		return UndoMove, nil
 	}
 	n, err := strconv.Atoi(s)
-	if err != nil || n < 1 || n > MaxPositions || s[0] == '+' || s[0] == '0' {
+	if err != nil || n < 1 || n > maxPositions || s[0] == '+' || s[0] == '0' {
 		return Move{}, fmt.Errorf("%w: %q (want a pile number, s, r or u)", ErrBadMove, s)
 	}
 	return PlayPile(n), nil
@@ -134,7 +134,7 @@ func (e *MoveError) Unwrap() error { return e.Err }
 
 // maxHistory is enough moves for any game without undo: every tableau card
 // played once and every stock card turned twice.
-const maxHistory = MaxPositions + 2*maxPack + 2
+const maxHistory = maxPositions + 2*maxPack + 2
 
 // State is a game in progress. The zero value is not usable: use NewState.
 // Copying a State copies the game (use Clone, which also copies the move

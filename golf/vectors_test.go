@@ -8,7 +8,7 @@ import (
 func pilesString(piles [][]Card) string {
 	var parts []string
 	for _, p := range piles {
-		parts = append(parts, "["+FormatCards(p)+"]")
+		parts = append(parts, "["+formatCards(p)+"]")
 	}
 	return strings.Join(parts, " ")
 }
@@ -52,7 +52,7 @@ func TestDealsVectors(t *testing.T) {
 			if got := d.Start().String(); got != tt.start {
 				t.Errorf("start = %s, want %s", got, tt.start)
 			}
-			if got := FormatCards(d.Stock()); got != tt.stock {
+			if got := formatCards(d.Stock()); got != tt.stock {
 				t.Errorf("stock = %s, want %s", got, tt.stock)
 			}
 		})

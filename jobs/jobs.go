@@ -112,7 +112,7 @@ type Queue interface {
 // to use.
 type Options struct {
 	// Backoff is how long a job waits after its attempt-th failure.
-	// Default DefaultBackoff.
+	// Default defaultBackoff.
 	Backoff func(attempt int) time.Duration
 	// MaxAttempts is how many times a job is tried before it is given
 	// up (kept as discarded and logged). Default 100.
@@ -123,17 +123,17 @@ type Options struct {
 	OnDiscard func(j Job, err error)
 }
 
-// DefaultBackoff waits attempt^4 seconds (1 s, 16 s, 81 s...), at most a
+// defaultBackoff waits attempt^4 seconds (1 s, 16 s, 81 s...), at most a
 // minute: a database outage delays a job by at most a minute after it
 // ends.
-func DefaultBackoff(attempt int) time.Duration {
+func defaultBackoff(attempt int) time.Duration {
 	s := math.Pow(float64(max(attempt, 1)), 4)
 	return time.Duration(min(s, 60) * float64(time.Second))
 }
 
 func (o Options) withDefaults() Options {
 	if o.Backoff == nil {
-		o.Backoff = DefaultBackoff
+		o.Backoff = defaultBackoff
 	}
 	if o.MaxAttempts <= 0 {
 		o.MaxAttempts = 100

@@ -59,6 +59,9 @@ func TestWorkerChild(t *testing.T) {
 // (as after a restart), works every job, the killed one included, each
 // once to completion: nothing queued is lost.
 func TestKilledWorker(t *testing.T) {
+	if testing.Short() {
+		t.Skip("kills a worker process of its own: not in -short")
+	}
 	t.Parallel()
 	db := pgtest.Database(t, "jobskill")
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)

@@ -38,8 +38,8 @@ func Entry(j Job) (store.OutboxEntry, error) {
 	return store.OutboxEntry{Key: j.Key, Kind: j.Kind, Data: data, At: j.At}, nil
 }
 
-// FromEntry is the job an outbox entry stands for.
-func FromEntry(e store.OutboxEntry) (Job, error) {
+// fromEntry is the job an outbox entry stands for.
+func fromEntry(e store.OutboxEntry) (Job, error) {
 	var d entryData
 	if err := json.Unmarshal(e.Data, &d); err != nil {
 		return Job{}, fmt.Errorf("%w: outbox entry %s of %s: %v", ErrInvalid, e.Key, e.Room, err)
@@ -144,7 +144,7 @@ func (r *Relay) Pass(ctx context.Context) (int, error) {
 	ok := make([]store.OutboxEntry, 0, len(entries))
 	var bad []store.OutboxEntry
 	for _, e := range entries {
-		j, err := FromEntry(e)
+		j, err := fromEntry(e)
 		if err != nil {
 			// A bug wrote it: it can never be queued. Said loudly, then
 			// dropped so it does not block the others.

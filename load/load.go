@@ -188,35 +188,9 @@ type runner struct {
 
 // Run sets up the rooms, plays for cfg.Duration and reports.
 func Run(ctx context.Context, cfg Config) (*Result, error) {
-	if cfg.URL == "" {
-		return nil, errors.New("load: a URL is required")
-	}
-	if cfg.Rooms <= 0 {
-		cfg.Rooms = 1
-	}
-	if cfg.Players <= 0 {
-		cfg.Players = 2
-	}
-	if cfg.Players > match.MaxSeats {
-		return nil, fmt.Errorf("load: at most %d players a room", match.MaxSeats)
-	}
-	if cfg.Holes <= 0 {
-		cfg.Holes = 9
-	}
-	if cfg.Duration <= 0 {
-		cfg.Duration = 10 * time.Second
-	}
-	if cfg.Concurrency <= 0 {
-		cfg.Concurrency = 32
-	}
-	if cfg.SetupTimeout <= 0 {
-		cfg.SetupTimeout = time.Minute + time.Duration(cfg.Rooms*cfg.Players+cfg.Idle)*20*time.Millisecond
-	}
-	if cfg.HTTPClient == nil {
-		cfg.HTTPClient = &http.Client{
-			Transport: &http.Transport{MaxIdleConnsPerHost: cfg.Concurrency, IdleConnTimeout: 30 * time.Second},
-			Timeout:   30 * time.Second,
-		}
+	cfg, err := cfg.withDefaults()
+	if err != nil {
+		return nil, err
 	}
 	r := &runner{cfg: cfg, api: &client.API{BaseURL: cfg.URL, HTTPClient: cfg.HTTPClient}, addrs: newAddrs(1), global: newPacer(cfg.Rate)}
 	ctx, cancel := context.WithCancel(ctx)
@@ -225,7 +199,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	setup, scancel := context.WithTimeout(ctx, cfg.SetupTimeout)
 	defer scancel()
 	rooms := make([]*room, cfg.Rooms)
-	err := forEach(setup, cfg.Rooms, cfg.Concurrency, func(ctx context.Context, i int) error {
+	err = forEach(setup, cfg.Rooms, cfg.Concurrency, func(ctx context.Context, i int) error {
 		rm, err := r.newRoom(ctx)
 		rooms[i] = rm
 		return err
@@ -292,7 +266,49 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		return nil, err
 	}
 	res.SettleCPUSeconds = settle.Seconds()
+	r.fill(res, elapsed, cpu, server1-server0, serverOK && serverOK1, store1-store0, storeOK && storeOK1)
+	return res, nil
+}
 
+// withDefaults fills the zero fields of cfg with their defaults.
+func (cfg Config) withDefaults() (Config, error) {
+	if cfg.URL == "" {
+		return cfg, errors.New("load: a URL is required")
+	}
+	if cfg.Rooms <= 0 {
+		cfg.Rooms = 1
+	}
+	if cfg.Players <= 0 {
+		cfg.Players = 2
+	}
+	if cfg.Players > match.MaxSeats {
+		return cfg, fmt.Errorf("load: at most %d players a room", match.MaxSeats)
+	}
+	if cfg.Holes <= 0 {
+		cfg.Holes = 9
+	}
+	if cfg.Duration <= 0 {
+		cfg.Duration = 10 * time.Second
+	}
+	if cfg.Concurrency <= 0 {
+		cfg.Concurrency = 32
+	}
+	if cfg.SetupTimeout <= 0 {
+		cfg.SetupTimeout = time.Minute + time.Duration(cfg.Rooms*cfg.Players+cfg.Idle)*20*time.Millisecond
+	}
+	if cfg.HTTPClient == nil {
+		cfg.HTTPClient = &http.Client{
+			Transport: &http.Transport{MaxIdleConnsPerHost: cfg.Concurrency, IdleConnTimeout: 30 * time.Second},
+			Timeout:   30 * time.Second,
+		}
+	}
+	return cfg, nil
+}
+
+// fill reports the measured run in res: the moves, their latencies and
+// bytes, and the CPU time of this process (cpu), the server's and the
+// store's (when read).
+func (r *runner) fill(res *Result, elapsed, cpu, server time.Duration, serverOK bool, store time.Duration, storeOK bool) {
 	res.Seconds = elapsed.Seconds()
 	res.Moves = r.moves.Load()
 	res.MovesPerSec = float64(res.Moves) / res.Seconds
@@ -307,17 +323,16 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	res.RoundsFinished = r.rounds.Load()
 	res.Bytes = r.bytes.Load()
 	if res.Moves > 0 {
-		res.BytesPerMovePerRecipient = float64(res.Bytes) / float64(res.Moves) / float64(cfg.Players)
+		res.BytesPerMovePerRecipient = float64(res.Bytes) / float64(res.Moves) / float64(r.cfg.Players)
 	}
-	if serverOK && serverOK1 {
-		p := processCPU(server1-server0, res.Moves, cfg.Players)
+	if serverOK {
+		p := processCPU(server, res.Moves, r.cfg.Players)
 		res.ServerCPUSeconds, res.CPUMicrosPerMove, res.CPUMicrosPerMovePerRecipient = p.CPUSeconds, p.CPUMicrosPerMove, p.CPUMicrosPerMovePerRecipient
 	}
-	if storeOK && storeOK1 {
-		p := processCPU(store1-store0, res.Moves, cfg.Players)
+	if storeOK {
+		p := processCPU(store, res.Moves, r.cfg.Players)
 		res.Store = &p
 	}
-	return res, nil
 }
 
 // readCPU reads a process's CPU time, if read is set and works.

@@ -124,28 +124,14 @@ func RunTournament(ctx context.Context, cfg TournamentConfig) (*TournamentResult
 	if err != nil {
 		return nil, fmt.Errorf("load: entering: %w", err)
 	}
-	var watchers []*client.Watcher
+	watchers, err := r.watch(sctx, host.ID)
 	defer func() {
 		for _, w := range watchers {
 			w.Close()
 		}
 	}()
-	for range cfg.Watchers {
-		w, err := client.DialTournament(sctx, cfg.URL, host.ID, "", 1, 20, false)
-		if err != nil {
-			return nil, fmt.Errorf("load: watching: %w", err)
-		}
-		watchers = append(watchers, w)
-		go func() {
-			for m := range w.C {
-				if m.Type != protocol.TypeTournament {
-					continue
-				}
-				r.mu.Lock()
-				r.pushes = append(r.pushes, push{time.Now(), m.Through})
-				r.mu.Unlock()
-			}
-		}()
+	if err != nil {
+		return nil, err
 	}
 	if err := r.api.HostTournament(sctx, host.ID, "start", host.HostToken); err != nil {
 		return nil, fmt.Errorf("load: starting: %w", err)
@@ -158,25 +144,8 @@ func RunTournament(ctx context.Context, cfg TournamentConfig) (*TournamentResult
 			}
 		}
 	}()
-	err = forEach(sctx, cfg.Entrants, 64, func(ctx context.Context, i int) error {
-		g, err := r.api.PlayTournament(ctx, host.ID, tokens[i])
-		if err != nil {
-			return err
-		}
-		c, err := client.Dial(ctx, cfg.URL, &client.Options{Room: g.Room, Token: tokens[i]})
-		if err != nil {
-			return err
-		}
-		conns[i] = c
-		go func() {
-			for range c.Updates() {
-			}
-		}()
-		_, err = c.WaitView(ctx, func(v *match.View) bool { return v.Board != nil })
-		return err
-	})
-	if err != nil {
-		return nil, fmt.Errorf("load: connecting entrants: %w", err)
+	if err := r.connect(sctx, host.ID, tokens, conns); err != nil {
+		return nil, err
 	}
 	res.SetupSeconds = time.Since(setupStart).Seconds()
 	if cfg.Memory != nil {
@@ -202,6 +171,62 @@ func RunTournament(ctx context.Context, cfg TournamentConfig) (*TournamentResult
 	// Let the last pushes arrive.
 	time.Sleep(700 * time.Millisecond)
 
+	r.fill(ctx, res, elapsed)
+	return res, nil
+}
+
+// watch opens cfg.Watchers leaderboard watchers of the tournament, each
+// noting the time of its pushes.
+func (r *tourRunner) watch(ctx context.Context, id string) ([]*client.Watcher, error) {
+	var watchers []*client.Watcher
+	for range r.cfg.Watchers {
+		w, err := client.DialTournament(ctx, r.cfg.URL, id, "", 1, 20, false)
+		if err != nil {
+			return watchers, fmt.Errorf("load: watching: %w", err)
+		}
+		watchers = append(watchers, w)
+		go func() {
+			for m := range w.C {
+				if m.Type != protocol.TypeTournament {
+					continue
+				}
+				r.mu.Lock()
+				r.pushes = append(r.pushes, push{time.Now(), m.Through})
+				r.mu.Unlock()
+			}
+		}()
+	}
+	return watchers, nil
+}
+
+// connect puts each entrant in its room of the tournament (conns[i] for
+// tokens[i]) and waits for its first board.
+func (r *tourRunner) connect(ctx context.Context, id string, tokens []string, conns []*client.Conn) error {
+	err := forEach(ctx, len(tokens), 64, func(ctx context.Context, i int) error {
+		g, err := r.api.PlayTournament(ctx, id, tokens[i])
+		if err != nil {
+			return err
+		}
+		c, err := client.Dial(ctx, r.cfg.URL, &client.Options{Room: g.Room, Token: tokens[i]})
+		if err != nil {
+			return err
+		}
+		conns[i] = c
+		go func() {
+			for range c.Updates() {
+			}
+		}()
+		_, err = c.WaitView(ctx, func(v *match.View) bool { return v.Board != nil })
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("load: connecting entrants: %w", err)
+	}
+	return nil
+}
+
+// fill reports the measured play in res.
+func (r *tourRunner) fill(ctx context.Context, res *TournamentResult, elapsed time.Duration) {
 	res.Seconds = elapsed.Seconds()
 	res.Moves = r.moves.Load()
 	res.MovesPerSec = float64(res.Moves) / elapsed.Seconds()
@@ -210,16 +235,15 @@ func RunTournament(ctx context.Context, cfg TournamentConfig) (*TournamentResult
 	r.mu.Lock()
 	res.Move = summarise(r.moveLat)
 	res.Pushes = int64(len(r.pushes))
-	res.Leaderboard = summarise(leaderboardLatency(r.ends, r.pushes, cfg.Watchers))
+	res.Leaderboard = summarise(leaderboardLatency(r.ends, r.pushes, r.cfg.Watchers))
 	res.FirstError = r.first
 	r.mu.Unlock()
 	res.Errors = r.errs.Load()
-	if cfg.Memory != nil {
-		if m, err := cfg.Memory(ctx); err == nil {
+	if r.cfg.Memory != nil {
+		if m, err := r.cfg.Memory(ctx); err == nil {
 			res.MemoryAtEnd = &m
 		}
 	}
-	return res, nil
 }
 
 // leaderboardLatency matches each hole end to the first push after it

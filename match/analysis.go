@@ -326,7 +326,7 @@ func (r *Room) BestLine(n int) (Replay, bool) {
 	if h == nil || !h.Done || h.Best == nil || r.Tournament != "" {
 		return Replay{}, false
 	}
-	rp := ReplayLine(h.Deal(r.Settings.Variant), h.BestLine)
+	rp := replayLine(h.Deal(r.Settings.Variant), h.BestLine)
 	rp.Hole = n
 	for _, b := range rp.Boards {
 		b.Hole = n

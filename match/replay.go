@@ -30,9 +30,9 @@ func (r *Room) Replay(n, seat int) (Replay, bool) {
 	return r.ReplayAt(n, seat, f)
 }
 
-// ReplayLine steps through any line of moves on a deal (the solver's best
+// replayLine steps through any line of moves on a deal (the solver's best
 // line, say). Moves after an illegal one are dropped.
-func ReplayLine(d *golf.Deal, moves []golf.Move) Replay {
+func replayLine(d *golf.Deal, moves []golf.Move) Replay {
 	st := golf.NewState(d)
 	for _, m := range moves {
 		if st.Apply(m) != nil {
@@ -45,13 +45,13 @@ func ReplayLine(d *golf.Deal, moves []golf.Move) Replay {
 func replayOf(d *golf.Deal, moves []golf.Move, hole, seat int, name string, score int, end string) Replay {
 	rp := Replay{Hole: hole, Seat: seat, Name: name, Seed: d.Seed.String(), Moves: []string{}, Score: score, End: end}
 	st := golf.NewState(d)
-	rp.Boards = append(rp.Boards, boardOf(d, st, nil, false))
+	rp.Boards = append(rp.Boards, BoardOf(d, st, nil, false))
 	for k, m := range moves {
 		if err := st.Apply(m); err != nil {
 			break
 		}
 		rp.Moves = append(rp.Moves, m.String())
-		b := boardOf(d, st, moves[:k+1], k == len(moves)-1 && end != "")
+		b := BoardOf(d, st, moves[:k+1], k == len(moves)-1 && end != "")
 		b.Seat, b.Hole = seat, hole
 		rp.Boards = append(rp.Boards, b)
 	}

@@ -54,7 +54,7 @@ type Seat struct {
 	// ReadyBy is when the seat is released if still not ready (public
 	// rooms, before the first round: ReadyWithin after joining).
 	ReadyBy time.Time `json:"readyBy,omitzero"`
-	// Recent are the seat's last SeqWindow applied moves (seq.go).
+	// Recent are the seat's last seqWindow applied moves (seq.go).
 	Recent []Applied `json:"recent,omitempty"`
 	// Account is the id of the account the player was logged in with when
 	// they took the seat (0 for guests and bots); never shown to anyone.
@@ -308,7 +308,7 @@ func NewRoom(ev Event) (*Room, error) {
 	}
 	set := *ev.Settings
 	if set.Daily && set.Deal == 0 {
-		set.Deal = DailyDeal(ev.At)
+		set.Deal = dailyDeal(ev.At)
 	}
 	return &Room{Code: ev.Code, Settings: set, Created: ev.At, Version: 1, Status: Waiting, Round: 1, Tournament: ev.Tournament}, nil
 }

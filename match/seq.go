@@ -15,10 +15,10 @@ import (
 // above the lastSeq its welcome carries.
 var ErrStaleSeq = errors.New("match: stale seq")
 
-// SeqWindow is how many of a seat's last applied moves (seq and command)
+// seqWindow is how many of a seat's last applied moves (seq and command)
 // the room remembers, so a resend of the very same move is recognised as a
 // duplicate.
-const SeqWindow = 32
+const seqWindow = 32
 
 // Applied is one applied move of a seat, by seq.
 type Applied struct {
@@ -47,10 +47,10 @@ func (s *Seat) checkSeq(ev Event) error {
 		// is taken for a resend, as it always was.
 		return ErrDuplicate
 	}
-	if len(s.Recent) >= SeqWindow && ev.Seq < s.Recent[0].Seq {
+	if len(s.Recent) >= seqWindow && ev.Seq < s.Recent[0].Seq {
 		// Older than every remembered move: whether it was applied once
 		// cannot be told, only that it is not applied now.
-		return fmt.Errorf("%w: seq %d is older than the last %d moves the room remembers, so it is too old to check and was not applied now; send new moves above %d", ErrStaleSeq, ev.Seq, SeqWindow, s.LastSeq)
+		return fmt.Errorf("%w: seq %d is older than the last %d moves the room remembers, so it is too old to check and was not applied now; send new moves above %d", ErrStaleSeq, ev.Seq, seqWindow, s.LastSeq)
 	}
 	return fmt.Errorf("%w: seq %d is not above %d, the last one applied, and was never applied; send new moves above %d", ErrStaleSeq, ev.Seq, s.LastSeq, s.LastSeq)
 }
@@ -62,7 +62,7 @@ func (s *Seat) applied(ev Event) {
 	}
 	s.LastSeq = ev.Seq
 	s.Recent = append(s.Recent, Applied{Seq: ev.Seq, Hole: ev.Hole, Move: ev.Move})
-	if len(s.Recent) > SeqWindow {
-		s.Recent = append([]Applied(nil), s.Recent[len(s.Recent)-SeqWindow:]...)
+	if len(s.Recent) > seqWindow {
+		s.Recent = append([]Applied(nil), s.Recent[len(s.Recent)-seqWindow:]...)
 	}
 }

@@ -53,10 +53,10 @@ func TestSeq(t *testing.T) {
 			t.Errorf("%s: the room changed", tc.name)
 		}
 	}
-	// The window: after SeqWindow more moves, seq 100 is too old to be
+	// The window: after seqWindow more moves, seq 100 is too old to be
 	// recognised, and is refused rather than acknowledged.
 	seq := int64(200)
-	for range SeqWindow {
+	for range seqWindow {
 		st := r.CurrentHole().State(r.Settings.Variant, 0)
 		legal := st.Legal()
 		if len(legal) == 0 {
@@ -67,13 +67,13 @@ func TestSeq(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if n := len(r.Seats[0].Recent); n > SeqWindow {
+	if n := len(r.Seats[0].Recent); n > seqWindow {
 		t.Errorf("%d seqs remembered", n)
 	}
 	if got := r.Seats[0].LastSeq; got != seq {
 		t.Errorf("last seq %d, want %d", got, seq)
 	}
-	if len(r.Seats[0].Recent) == SeqWindow {
+	if len(r.Seats[0].Recent) == seqWindow {
 		err := move(100, turn)
 		if !errors.Is(err, ErrStaleSeq) {
 			t.Errorf("a seq out of the window: %v", err)
@@ -97,11 +97,11 @@ func TestSeq(t *testing.T) {
 func TestSeqTooOld(t *testing.T) {
 	t.Parallel()
 	s := &Seat{}
-	for i := range SeqWindow + 5 {
+	for i := range seqWindow + 5 {
 		s.applied(Event{Seq: int64(1000 + 2*i), Hole: 1, Move: golf.Move{Action: golf.Turn}})
 	}
-	if len(s.Recent) != SeqWindow {
-		t.Fatalf("%d moves remembered, want %d", len(s.Recent), SeqWindow)
+	if len(s.Recent) != seqWindow {
+		t.Fatalf("%d moves remembered, want %d", len(s.Recent), seqWindow)
 	}
 	tests := []struct {
 		name    string

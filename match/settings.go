@@ -72,9 +72,9 @@ type Settings struct {
 	Rated bool `json:"rated,omitempty"`
 }
 
-// DailyDeal is the number of the deal of the day: the UTC date as
+// dailyDeal is the number of the deal of the day: the UTC date as
 // YYYYMMDD, the same for everyone.
-func DailyDeal(t time.Time) int {
+func dailyDeal(t time.Time) int {
 	t = t.UTC()
 	return t.Year()*10000 + int(t.Month())*100 + t.Day()
 }
@@ -91,11 +91,11 @@ func DefaultSettings() Settings {
 
 // Limits on settings.
 const (
-	MaxHoles          = 18
+	maxHoles          = 18
 	MaxSeats          = 8
-	MaxHoleClock      = 3600
-	MaxSpectatorDelay = 600
-	MaxGrace          = 600
+	maxHoleClock      = 3600
+	maxSpectatorDelay = 600
+	maxGrace          = 600
 )
 
 // Validate reports the first problem with the settings, wrapping ErrInvalid.
@@ -106,8 +106,8 @@ func (s Settings) Validate() error {
 	if s.Variant.Game == "" {
 		return bad("game is required")
 	}
-	if s.Holes < 1 || s.Holes > MaxHoles {
-		return bad("holes must be 1 to %d, not %d", MaxHoles, s.Holes)
+	if s.Holes < 1 || s.Holes > maxHoles {
+		return bad("holes must be 1 to %d, not %d", maxHoles, s.Holes)
 	}
 	switch s.Format {
 	case Stroke:
@@ -124,14 +124,14 @@ func (s Settings) Validate() error {
 	default:
 		return bad("format must be stroke or match, not %q", s.Format)
 	}
-	if s.HoleClock < 0 || s.HoleClock > MaxHoleClock {
-		return bad("holeClock must be 0 to %d seconds", MaxHoleClock)
+	if s.HoleClock < 0 || s.HoleClock > maxHoleClock {
+		return bad("holeClock must be 0 to %d seconds", maxHoleClock)
 	}
-	if s.SpectatorDelay < 0 || s.SpectatorDelay > MaxSpectatorDelay {
-		return bad("spectatorDelay must be 0 to %d seconds", MaxSpectatorDelay)
+	if s.SpectatorDelay < 0 || s.SpectatorDelay > maxSpectatorDelay {
+		return bad("spectatorDelay must be 0 to %d seconds", maxSpectatorDelay)
 	}
-	if s.Grace < 0 || s.Grace > MaxGrace {
-		return bad("grace must be 0 to %d seconds", MaxGrace)
+	if s.Grace < 0 || s.Grace > maxGrace {
+		return bad("grace must be 0 to %d seconds", maxGrace)
 	}
 	if s.Variant.Options.Undo && s.Seats != 1 {
 		return bad("undo is allowed in solo practice only")

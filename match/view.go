@@ -226,14 +226,14 @@ func (r *Room) sharedView(st Standings) View {
 func (r *Room) board(h *Hole, i int) *Board {
 	vr := r.Settings.Variant
 	g := h.Games[i]
-	b := boardOf(h.Deal(vr), h.State(vr, i), g.Moves, g.Done)
+	b := BoardOf(h.Deal(vr), h.State(vr, i), g.Moves, g.Done)
 	b.Seat, b.Hole, b.End = i, h.Number, g.End
 	return b
 }
 
-// boardOf draws a game from its state and moves. A done game lists no
+// BoardOf draws a game from its state and moves. A done game lists no
 // playable piles.
-func boardOf(d *golf.Deal, st *golf.State, moves []golf.Move, done bool) *Board {
+func BoardOf(d *golf.Deal, st *golf.State, moves []golf.Move, done bool) *Board {
 	vr := d.Variant
 	b := &Board{
 		Layout: d.Layout().Shape, StockLeft: st.StockLeft(), RedealsLeft: st.RedealsLeft(),

@@ -13,7 +13,7 @@ import (
 // rarely change within a room, and their strict parser (unknown fields
 // refused, the variant rebuilt and validated) was the costliest part of
 // decoding a view, which a client does for every frame. Views are read by
-// DecodeView, or by encoding/json when it declines one; either way the
+// decodeView, or by encoding/json when it declines one; either way the
 // view is what json.Unmarshal makes of it. Views decoded with the same
 // settings share their Settings value. A ViewDecoder is for one goroutine
 // at a time; its zero value is ready to use.
@@ -30,7 +30,7 @@ type viewWire struct {
 
 // Decode decodes the view b into v, as json.Unmarshal into a zero View.
 func (d *ViewDecoder) Decode(b []byte, v *View) error {
-	raw, ok := DecodeView(b, v)
+	raw, ok := decodeView(b, v)
 	if !ok {
 		var w viewWire
 		if err := json.Unmarshal(b, &w); err != nil {
@@ -45,14 +45,14 @@ func (d *ViewDecoder) Decode(b []byte, v *View) error {
 				return err
 			}
 		}
-		// raw may be part of b (DecodeView's): keep a copy.
+		// raw may be part of b (decodeView's): keep a copy.
 		d.raw, d.settings = bytes.Clone(raw), s
 	}
 	v.Settings = d.settings
 	return nil
 }
 
-// DecodeView reads a view as AppendJSON writes it, and as the client's
+// decodeView reads a view as AppendJSON writes it, and as the client's
 // patches (protocol/patch) make it, without reflection, into v
 // (overwritten as json.Unmarshal overwrites a zero View), all but its
 // settings: those are returned as sent, for the caller to decode (with
@@ -74,7 +74,7 @@ func (d *ViewDecoder) Decode(b []byte, v *View) error {
 // A client decodes every view it receives, and encoding/json's reflection
 // was a tenth of the CPU of the server's tests (the clients of its rooms
 // and of the load generator run in the same process).
-func DecodeView(b []byte, v *View) (settings []byte, ok bool) {
+func decodeView(b []byte, v *View) (settings []byte, ok bool) {
 	*v = View{}
 	p := viewParser{b: b}
 	settings = p.view(v)
@@ -163,7 +163,7 @@ func (p *viewParser) view(v *View) (settings []byte) {
 }
 
 // viewParser reads the JSON of a view from b at i. Once bad (the input is
-// not what DecodeView takes) it reads nothing more, and its readers
+// not what decodeView takes) it reads nothing more, and its readers
 // return zero values.
 type viewParser struct {
 	b   []byte

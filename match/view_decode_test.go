@@ -11,29 +11,29 @@ import (
 	"golfsolitaire/protocol/patch"
 )
 
-// sameAsUnmarshal reads b with DecodeView and, when DecodeView takes it,
+// sameAsUnmarshal reads b with decodeView and, when decodeView takes it,
 // fails unless json.Unmarshal takes it too and reads the same view and
 // settings, and the same view with its settings decoded whenever it
-// decodes the view whole. It reports whether DecodeView took b.
+// decodes the view whole. It reports whether decodeView took b.
 func sameAsUnmarshal(t *testing.T, what string, b []byte) bool {
 	t.Helper()
 	var v View
-	raw, ok := DecodeView(b, &v)
+	raw, ok := decodeView(b, &v)
 	if !ok {
 		if !reflect.DeepEqual(v, View{}) || raw != nil {
-			t.Fatalf("%s: DecodeView declined but left a view or settings: %+v %q", what, v, raw)
+			t.Fatalf("%s: decodeView declined but left a view or settings: %+v %q", what, v, raw)
 		}
 		return false
 	}
 	var w viewWire
 	if err := json.Unmarshal(b, &w); err != nil {
-		t.Fatalf("%s: DecodeView took what json.Unmarshal refuses (%v):\n%s", what, err, b)
+		t.Fatalf("%s: decodeView took what json.Unmarshal refuses (%v):\n%s", what, err, b)
 	}
 	if !bytes.Equal(raw, w.Settings) {
 		t.Fatalf("%s: settings differ:\n got  %s\n want %s", what, raw, w.Settings)
 	}
 	if !reflect.DeepEqual(v, w.View) {
-		t.Fatalf("%s: DecodeView differs from json.Unmarshal:\n got  %#v\n want %#v\n of %s", what, v, w.View, b)
+		t.Fatalf("%s: decodeView differs from json.Unmarshal:\n got  %#v\n want %#v\n of %s", what, v, w.View, b)
 	}
 	var whole View
 	if json.Unmarshal(b, &whole) == nil {
@@ -43,7 +43,7 @@ func sameAsUnmarshal(t *testing.T, what string, b []byte) bool {
 			}
 		}
 		if !reflect.DeepEqual(v, whole) {
-			t.Fatalf("%s: DecodeView and its settings differ from json.Unmarshal of the view:\n got  %#v\n want %#v", what, v, whole)
+			t.Fatalf("%s: decodeView and its settings differ from json.Unmarshal of the view:\n got  %#v\n want %#v", what, v, whole)
 		}
 	}
 	return true
@@ -52,7 +52,7 @@ func sameAsUnmarshal(t *testing.T, what string, b []byte) bool {
 // decodesAsHeld returns a check, for TestViewAppendJSON, of the views of
 // a room as a client holds them (the first as AppendJSON writes it, then
 // each as the patch from the one before makes it: a patch appends the
-// members it adds, out of AppendJSON's order): DecodeView must take every
+// members it adds, out of AppendJSON's order): decodeView must take every
 // one (no fallback to encoding/json) and read what json.Unmarshal reads,
 // and a view as held must read as the view AppendJSON writes (so it too
 // reads as json.Unmarshal reads it). It counts the views held out of
@@ -83,19 +83,19 @@ func decodesAsHeld(t *testing.T, reordered *atomic.Int64) func(what string, seat
 		}
 		sent[seat] = b
 		if !sameAsUnmarshal(t, what+", as held", held[seat]) {
-			t.Fatalf("%s: DecodeView declined the view as held:\n%s", what, held[seat])
+			t.Fatalf("%s: decodeView declined the view as held:\n%s", what, held[seat])
 		}
 		if bytes.Equal(held[seat], b) {
 			return
 		}
 		reordered.Add(1)
 		if !raceEnabled && !sameAsUnmarshal(t, what, b) {
-			t.Fatalf("%s: DecodeView declined AppendJSON's view:\n%s", what, b)
+			t.Fatalf("%s: decodeView declined AppendJSON's view:\n%s", what, b)
 		}
 		var x, y View
-		DecodeView(held[seat], &x)
-		if _, ok := DecodeView(b, &y); !ok {
-			t.Fatalf("%s: DecodeView declined AppendJSON's view:\n%s", what, b)
+		decodeView(held[seat], &x)
+		if _, ok := decodeView(b, &y); !ok {
+			t.Fatalf("%s: decodeView declined AppendJSON's view:\n%s", what, b)
 		}
 		if !reflect.DeepEqual(x, y) {
 			t.Fatalf("%s: the view as held is not the view:\n%s\n%s", what, held[seat], b)
@@ -105,7 +105,7 @@ func decodesAsHeld(t *testing.T, reordered *atomic.Int64) func(what string, seat
 
 // viewMutations are changes to a view as AppendJSON writes it (the first
 // old replaced by new; new appended when old is empty) that json.Unmarshal
-// still takes (most of them) but DecodeView declines, and a few it takes
+// still takes (most of them) but decodeView declines, and a few it takes
 // (decline false): FuzzDecodeView's seeds too.
 var viewMutations = []viewMutation{
 	{"space", `"v":`, `"v": `, true},
@@ -171,7 +171,7 @@ func (m viewMutation) apply(tb testing.TB, b string) string {
 	return strings.Replace(b, m.old, m.new, 1)
 }
 
-// TestDecodeViewDeclines: DecodeView declines views that are not in
+// TestDecodeViewDeclines: decodeView declines views that are not in
 // AppendJSON's form, and reads a few that are not but that it can read as
 // json.Unmarshal does.
 func TestDecodeViewDeclines(t *testing.T) {
@@ -179,22 +179,22 @@ func TestDecodeViewDeclines(t *testing.T) {
 	v := benchMatch(t).View(0)
 	b := string(v.AppendJSON(nil))
 	if !sameAsUnmarshal(t, "as written", []byte(b)) {
-		t.Fatal("DecodeView declined AppendJSON's view")
+		t.Fatal("decodeView declined AppendJSON's view")
 	}
 	for _, m := range viewMutations {
 		mb := []byte(m.apply(t, b))
 		if got := sameAsUnmarshal(t, m.name, mb); got == m.decline {
-			t.Errorf("%s: DecodeView took it %v, want %v:\n%s", m.name, got, !m.decline, mb)
+			t.Errorf("%s: decodeView took it %v, want %v:\n%s", m.name, got, !m.decline, mb)
 		}
 	}
 	for i := range len(b) {
 		if sameAsUnmarshal(t, "cut", []byte(b[:i])) {
-			t.Fatalf("DecodeView took the view cut at %d", i)
+			t.Fatalf("decodeView took the view cut at %d", i)
 		}
 	}
 }
 
-// FuzzDecodeView: whatever DecodeView takes, json.Unmarshal takes and reads
+// FuzzDecodeView: whatever decodeView takes, json.Unmarshal takes and reads
 // alike (sameAsUnmarshal).
 func FuzzDecodeView(f *testing.F) {
 	r := benchMatch(f)

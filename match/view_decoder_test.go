@@ -9,7 +9,7 @@ import (
 
 // TestViewDecoder: a view decoded with the settings of the last one kept
 // equals the view decoded in full by json.Unmarshal, when the settings
-// stay, when they change, and when a view has none, read by DecodeView
+// stay, when they change, and when a view has none, read by decodeView
 // or, when it declines the view, by encoding/json.
 func TestViewDecoder(t *testing.T) {
 	t.Parallel()
@@ -22,15 +22,15 @@ func TestViewDecoder(t *testing.T) {
 		}
 		return b
 	}
-	// indented is a view that DecodeView declines: encoding/json
+	// indented is a view that decodeView declines: encoding/json
 	// decodes it.
 	indented := func(b []byte) []byte {
 		var out bytes.Buffer
 		if err := json.Indent(&out, b, "", "  "); err != nil {
 			t.Fatal(err)
 		}
-		if _, ok := DecodeView(out.Bytes(), new(View)); ok {
-			t.Fatalf("DecodeView took an indented view")
+		if _, ok := decodeView(out.Bytes(), new(View)); ok {
+			t.Fatalf("decodeView took an indented view")
 		}
 		return out.Bytes()
 	}

@@ -32,7 +32,7 @@ func BenchmarkViewJSON(b *testing.B) {
 // BenchmarkViewDecode decodes a player's view of a two-seat match in play
 // (benchMatch): with json.Unmarshal, whole ("unmarshal") and with its
 // settings as sent ("wire", as the client did: it decoded the settings
-// only when they changed); with DecodeView ("decode"); with a ViewDecoder
+// only when they changed); with decodeView ("decode"); with a ViewDecoder
 // whose settings are kept ("decoder", as the client does).
 func BenchmarkViewDecode(b *testing.B) {
 	v := benchMatch(b).View(0)
@@ -58,8 +58,8 @@ func BenchmarkViewDecode(b *testing.B) {
 	})
 	run("decode", func() error {
 		var w View
-		if _, ok := DecodeView(data, &w); !ok {
-			return errors.New("DecodeView declined the view")
+		if _, ok := decodeView(data, &w); !ok {
+			return errors.New("decodeView declined the view")
 		}
 		return nil
 	})

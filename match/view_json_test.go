@@ -43,7 +43,7 @@ func tail(b []byte, i int) string {
 // TestViewAppendJSON plays random rounds of every game, format and kind of
 // room, and after every event compares each viewer's view (every seat, a
 // spectator, nobody) as AppendJSON writes it with json.Marshal's bytes,
-// and reads it with DecodeView as a client holds it (decodesAsHeld). It
+// and reads it with decodeView as a client holds it (decodesAsHeld). It
 // checks every event of the rounds too: Logged.AppendJSON and each
 // viewer's EventView.AppendJSON against json.Marshal (loggedSameAsMarshal).
 func TestViewAppendJSON(t *testing.T) {
@@ -204,16 +204,16 @@ func eachRoomView(t *testing.T, newChecks func(t *testing.T) roomChecks) {
 // TestViewAppendJSONFields fills every field of a view and its parts with
 // random values, zero or not (a random choice a field, so omitempty and
 // omitzero go both ways), and compares AppendJSON with json.Marshal, and
-// DecodeView of what it writes with json.Unmarshal (DecodeView must take
+// decodeView of what it writes with json.Unmarshal (decodeView must take
 // every one): a field added to any of them and not to AppendJSON or
-// DecodeView fails here.
+// decodeView fails here.
 func TestViewAppendJSONFields(t *testing.T) {
 	t.Parallel()
 	for i, v := range randomViews() {
 		what := fmt.Sprintf("random view %d", i)
 		sameAsMarshal(t, what, v)
 		if b := v.AppendJSON(nil); !sameAsUnmarshal(t, what, b) {
-			t.Fatalf("%s: DecodeView declined AppendJSON's view:\n%s", what, b)
+			t.Fatalf("%s: decodeView declined AppendJSON's view:\n%s", what, b)
 		}
 	}
 }

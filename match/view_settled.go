@@ -46,11 +46,11 @@ func Turns(moves []golf.Move) int {
 	return n
 }
 
-// SettledMoves are the moves of P that anyone else may see when f stock
+// settledMoves are the moves of P that anyone else may see when f stock
 // cards are settled: exactly those P made while P had turned fewer than f
 // stock cards (so P's f-th turn is included, P's plays after it are not);
 // all of them with f == Whole.
-func SettledMoves(moves []golf.Move, f int) []golf.Move {
+func settledMoves(moves []golf.Move, f int) []golf.Move {
 	if f == Whole {
 		return moves
 	}
@@ -120,7 +120,7 @@ func (r *Room) Others(h *Hole, p, viewer int) Shown {
 
 // Shown is seat p's game of hole h as anyone other than p sees it with f
 // stock cards settled (Whole: the whole game): the board after
-// SettledMoves, every field of it computed from that board by replaying
+// settledMoves, every field of it computed from that board by replaying
 // those moves on the deal; beyond it only whether p has finished the hole,
 // and p's score and how it ended once p has. It is the only way any view,
 // event or HTTP answer shows another seat's hole.
@@ -159,7 +159,7 @@ func (r *Room) shownNew(h *Hole, p, f int, w *Wait) Shown {
 	vr := r.Settings.Variant
 	g := h.Games[p]
 	d := h.Deal(vr)
-	moves := SettledMoves(g.Moves, f)
+	moves := settledMoves(g.Moves, f)
 	whole := len(moves) == len(g.Moves)
 	var st *golf.State
 	if whole {
@@ -172,7 +172,7 @@ func (r *Room) shownNew(h *Hole, p, f int, w *Wait) Shown {
 			}
 		}
 	}
-	b := boardOf(d, st, moves, g.Done && whole)
+	b := BoardOf(d, st, moves, g.Done && whole)
 	b.Seat, b.Hole, b.CanUndo = p, h.Number, false
 	// "Done", the score and the end describe the real game: once p has
 	// finished, the board shows p's score for the hole (public race
@@ -213,7 +213,7 @@ func (r *Room) ReplayAt(n, seat, f int) (Replay, bool) {
 		return Replay{}, false
 	}
 	g := h.Games[seat]
-	return replayOf(h.Deal(r.Settings.Variant), SettledMoves(g.Moves, f), n, seat, r.Seats[seat].Name, g.Score, g.End), true
+	return replayOf(h.Deal(r.Settings.Variant), settledMoves(g.Moves, f), n, seat, r.Seats[seat].Name, g.Score, g.End), true
 }
 
 // RecordAt is seat's record of hole h as anyone else may see it with f
@@ -222,5 +222,5 @@ func (r *Room) RecordAt(h *Hole, seat, f int) (golf.Record, bool) {
 	if f != Whole || seat < 0 || seat >= len(h.Games) {
 		return golf.Record{}, false
 	}
-	return golf.Record{Variant: r.Settings.Variant, Seed: h.Seed, Moves: append([]golf.Move(nil), SettledMoves(h.Games[seat].Moves, f)...)}, true
+	return golf.Record{Variant: r.Settings.Variant, Seed: h.Seed, Moves: append([]golf.Move(nil), settledMoves(h.Games[seat].Moves, f)...)}, true
 }

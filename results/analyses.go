@@ -46,9 +46,9 @@ func (a *Analyser) WithMeasure(measure func(run func())) *Analyser {
 	return a
 }
 
-// NewAnalyser returns an analyser filing evidence with holds; marks, when
+// newAnalyser returns an analyser filing evidence with holds; marks, when
 // set, is called after a hole's evidence is stored.
-func NewAnalyser(holds *review.Holds, marks Marks, log *slog.Logger) *Analyser {
+func newAnalyser(holds *review.Holds, marks Marks, log *slog.Logger) *Analyser {
 	if log == nil {
 		log = slog.Default()
 	}

@@ -84,7 +84,7 @@ func (p *Pipeline) Run(ctx context.Context) {
 			Recorded: p.metrics.recorded, Failed: p.metrics.recordFailed,
 		})}}
 		if p.o.Holds != nil {
-			w[jobs.KindFairplay] = jobs.Pool{Workers: max(p.o.FairplayWorkers, 1), Handler: NewAnalyser(p.o.Holds, p.o.Marks, p.o.Logger).WithMeasure(p.o.Measure)}
+			w[jobs.KindFairplay] = jobs.Pool{Workers: max(p.o.FairplayWorkers, 1), Handler: newAnalyser(p.o.Holds, p.o.Marks, p.o.Logger).WithMeasure(p.o.Measure)}
 		}
 		wg.Go(func() {
 			if err := p.o.Queue.Run(ctx, w); err != nil {

@@ -14,6 +14,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"golfsolitaire/client"
+	"golfsolitaire/internal/testredis"
 	"golfsolitaire/match"
 	"golfsolitaire/protocol"
 	"golfsolitaire/server"
@@ -150,9 +151,9 @@ func TestRoomGone(t *testing.T) {
 // getting "unavailable" for every command while the instance retries.
 func TestRedisRestartedEmpty(t *testing.T) {
 	t.Parallel()
-	rp := startRedisProcess(t)
+	rp := testredis.Start(t, testredis.Options{Durable: true})
 	rc := redis.NewClient(&redis.Options{
-		Addr: rp.addr(), MaxRetries: -1, DialTimeout: 300 * time.Millisecond, DialerRetries: 1,
+		Addr: rp.Addr(), MaxRetries: -1, DialTimeout: 300 * time.Millisecond, DialerRetries: 1,
 		ReadTimeout: time.Second, WriteTimeout: time.Second,
 	})
 	t.Cleanup(func() { rc.Close() })
@@ -168,10 +169,10 @@ func TestRedisRestartedEmpty(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	rp.kill()
+	rp.Kill()
 	waitReady(t, ctx, in, http.StatusServiceUnavailable, 10*time.Second)
-	rp.dir = t.TempDir() // no append-only file: it comes back empty
-	rp.start()
+	rp.Forget() // no append-only file: it comes back empty
+	rp.Start()
 	waitReady(t, ctx, in, http.StatusOK, 10*time.Second)
 
 	toldGone(t, ctx, "Ana", a)

@@ -2,100 +2,19 @@ package server_test
 
 import (
 	"context"
-	"net"
 	"net/http"
-	"os"
-	"os/exec"
-	"strconv"
 	"testing"
 	"time"
 
 	"github.com/redis/go-redis/v9"
 
 	"golfsolitaire/client"
+	"golfsolitaire/internal/testredis"
 	"golfsolitaire/match"
 	"golfsolitaire/protocol"
 	"golfsolitaire/server"
 	"golfsolitaire/store/redisstore"
 )
-
-// redisProcess is a redis-server of the test's own, persisting every write
-// (append-only file, fsync always) so its data survives a crash.
-type redisProcess struct {
-	t    *testing.T
-	bin  string
-	dir  string
-	port int
-	cmd  *exec.Cmd
-	exit chan struct{}
-}
-
-// startRedisProcess starts redis-server on a free port. It skips the test
-// when the binary is missing, unless CI is set.
-func startRedisProcess(t *testing.T) *redisProcess {
-	t.Helper()
-	bin, err := exec.LookPath("redis-server")
-	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("redis-server not found (CI must install it): %v", err)
-		}
-		t.Skip("redis-server not found")
-	}
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := l.Addr().(*net.TCPAddr).Port
-	l.Close()
-	r := &redisProcess{t: t, bin: bin, dir: t.TempDir(), port: port}
-	r.start()
-	t.Cleanup(r.kill)
-	return r
-}
-
-func (r *redisProcess) addr() string { return "127.0.0.1:" + strconv.Itoa(r.port) }
-
-func (r *redisProcess) start() {
-	r.t.Helper()
-	r.cmd = exec.Command(r.bin, "--port", strconv.Itoa(r.port), "--bind", "127.0.0.1",
-		"--save", "", "--appendonly", "yes", "--appendfsync", "always", "--dir", r.dir, "--loglevel", "warning")
-	if err := r.cmd.Start(); err != nil {
-		r.t.Fatalf("start redis-server: %v", err)
-	}
-	r.exit = make(chan struct{})
-	go func(cmd *exec.Cmd, exit chan struct{}) {
-		_ = cmd.Wait()
-		close(exit)
-	}(r.cmd, r.exit)
-	// Listening is not enough: Redis answers LOADING while it reads its
-	// append-only file.
-	c := redis.NewClient(&redis.Options{Addr: r.addr(), MaxRetries: -1, DialTimeout: 100 * time.Millisecond})
-	defer c.Close()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
-		err := c.Ping(ctx).Err()
-		cancel()
-		if err == nil {
-			return
-		}
-		if time.Now().After(deadline) {
-			r.kill()
-			r.t.Fatalf("redis-server on %s not ready: %v", r.addr(), err)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-}
-
-// kill stops the server as a crash would.
-func (r *redisProcess) kill() {
-	if r.cmd == nil {
-		return
-	}
-	_ = r.cmd.Process.Kill()
-	<-r.exit
-	r.cmd = nil
-}
 
 // waitReady waits until GET /readyz answers want.
 func waitReady(t *testing.T, ctx context.Context, in *instance, want int, within time.Duration) {
@@ -121,9 +40,9 @@ func waitReady(t *testing.T, ctx context.Context, in *instance, want int, within
 // recorded.
 func TestRedisOutage(t *testing.T) {
 	t.Parallel()
-	rp := startRedisProcess(t)
+	rp := testredis.Start(t, testredis.Options{Durable: true})
 	rc := redis.NewClient(&redis.Options{
-		Addr: rp.addr(), MaxRetries: -1, DialTimeout: 300 * time.Millisecond, DialerRetries: 1,
+		Addr: rp.Addr(), MaxRetries: -1, DialTimeout: 300 * time.Millisecond, DialerRetries: 1,
 		ReadTimeout: time.Second, WriteTimeout: time.Second,
 	})
 	t.Cleanup(func() { rc.Close() })
@@ -146,7 +65,7 @@ func TestRedisOutage(t *testing.T) {
 	}
 	waitReady(t, ctx, in, http.StatusOK, time.Second)
 
-	rp.kill()
+	rp.Kill()
 	board, over, err := a.board(ctx, 1)
 	if err != nil || over {
 		t.Fatalf("Ana's board: over %v, %v", over, err)
@@ -166,7 +85,7 @@ func TestRedisOutage(t *testing.T) {
 	}
 	waitReady(t, ctx, in, http.StatusServiceUnavailable, 3*time.Second)
 
-	rp.start()
+	rp.Start()
 	waitReady(t, ctx, in, http.StatusOK, 5*time.Second)
 
 	// The refused move, sent again as it was: applied, once.

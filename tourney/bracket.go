@@ -42,10 +42,10 @@ func seedOrder(size int) []int {
 	return order
 }
 
-// NewBracket draws a bracket for the entrants in seed order (best first),
+// newBracket draws a bracket for the entrants in seed order (best first),
 // with byes for the top seeds when the field is not a power of two. Byes
 // are decided at once.
-func NewBracket(seeds []int) *Bracket {
+func newBracket(seeds []int) *Bracket {
 	size := 2
 	for size < len(seeds) {
 		size *= 2

@@ -108,11 +108,11 @@ func TestLeaderboardNotStarted(t *testing.T) {
 	// The sort keys order them the same way: after every played key.
 	for i := range tr.Entrants {
 		if i == 0 || i == 2 {
-			if tr.SortKey(i) != NotStartedKey {
+			if tr.SortKey(i) != notStartedKey {
 				t.Errorf("entrant %d not started has key %v", i, tr.SortKey(i))
 			}
-		} else if tr.SortKey(i) >= NotStartedKey {
-			t.Errorf("entrant %d has played, key %v is not ahead of %v", i, tr.SortKey(i), NotStartedKey)
+		} else if tr.SortKey(i) >= notStartedKey {
+			t.Errorf("entrant %d has played, key %v is not ahead of %v", i, tr.SortKey(i), notStartedKey)
 		}
 	}
 }

@@ -9,21 +9,21 @@ import (
 )
 
 // TestIdleClose: a tournament that neither a start nor a closing time
-// would end closes by the clock after IdleLimit without an event (so it
+// would end closes by the clock after idleLimit without an event (so it
 // expires, where before it was kept for ever); every event puts the
 // deadline back; start and closing times keep their own clock.
 func TestIdleClose(t *testing.T) {
 	t.Run("never started", func(t *testing.T) {
 		tr := newTournament(t, DefaultSettings())
-		if d, ok := tr.NextDeadline(); !ok || !d.Equal(t0.Add(IdleLimit)) {
-			t.Fatalf("next deadline %v %v, want the creation and IdleLimit", d, ok)
+		if d, ok := tr.NextDeadline(); !ok || !d.Equal(t0.Add(idleLimit)) {
+			t.Fatalf("next deadline %v %v, want the creation and idleLimit", d, ok)
 		}
 		later := t0.Add(10 * time.Hour)
 		apply(t, tr, Event{Kind: KindJoin, At: later, Name: "Ana", Token: hash("ana")})
-		if _, ok := tr.Due(t0.Add(IdleLimit)); ok {
+		if _, ok := tr.Due(t0.Add(idleLimit)); ok {
 			t.Fatal("due a day after creation though someone joined since")
 		}
-		ev, ok := tr.Due(later.Add(IdleLimit))
+		ev, ok := tr.Due(later.Add(idleLimit))
 		if !ok || ev.Kind != KindClose {
 			t.Fatalf("Due a day after the last join = %v %v", ev, ok)
 		}
@@ -37,10 +37,10 @@ func TestIdleClose(t *testing.T) {
 		joinN(t, tr, 2)
 		apply(t, tr, Event{Kind: KindStart, At: t0, Token: hash("host")})
 		apply(t, tr, Event{Kind: KindResult, At: t0.Add(time.Hour), Entrant: 0, Hole: 1, Score: 4})
-		if _, ok := tr.Due(t0.Add(IdleLimit)); ok {
+		if _, ok := tr.Due(t0.Add(idleLimit)); ok {
 			t.Fatal("due a day after the start though a result came since")
 		}
-		ev, ok := tr.Due(t0.Add(time.Hour + IdleLimit))
+		ev, ok := tr.Due(t0.Add(time.Hour + idleLimit))
 		if !ok {
 			t.Fatal("a live tournament nobody plays never closes")
 		}
@@ -53,20 +53,20 @@ func TestIdleClose(t *testing.T) {
 		s := DefaultSettings()
 		s.Starts = t0.Add(30 * 24 * time.Hour)
 		tr := newTournament(t, s)
-		if _, ok := tr.Due(t0.Add(2 * IdleLimit)); ok {
+		if _, ok := tr.Due(t0.Add(2 * idleLimit)); ok {
 			t.Fatal("an upcoming tournament with a start time closed as idle")
 		}
 	})
 	t.Run("not a close by anyone", func(t *testing.T) {
 		tr := newTournament(t, DefaultSettings())
-		if _, err := tr.Apply(Event{Kind: KindClose, At: t0.Add(IdleLimit), Token: hash("someone")}); !errors.Is(err, ErrNotHost) {
+		if _, err := tr.Apply(Event{Kind: KindClose, At: t0.Add(idleLimit), Token: hash("someone")}); !errors.Is(err, ErrNotHost) {
 			t.Fatalf("a stranger's close when idle: %v", err)
 		}
 	})
 }
 
 // TestMaxAhead: a start time, and a closing time after the start, at most
-// MaxAhead away.
+// maxAhead away.
 func TestMaxAhead(t *testing.T) {
 	seeds := []golf.Seed{{1}}
 	for _, tc := range []struct {
@@ -74,10 +74,10 @@ func TestMaxAhead(t *testing.T) {
 		starts, closes time.Duration
 		ok             bool
 	}{
-		{"start in 90 days", MaxAhead, 0, true},
-		{"start in 91 days", MaxAhead + 24*time.Hour, 0, false},
-		{"closes 90 days after the start", time.Hour, time.Hour + MaxAhead, true},
-		{"closes 91 days after the start", time.Hour, time.Hour + MaxAhead + 24*time.Hour, false},
+		{"start in 90 days", maxAhead, 0, true},
+		{"start in 91 days", maxAhead + 24*time.Hour, 0, false},
+		{"closes 90 days after the start", time.Hour, time.Hour + maxAhead, true},
+		{"closes 91 days after the start", time.Hour, time.Hour + maxAhead + 24*time.Hour, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := DefaultSettings()

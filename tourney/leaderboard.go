@@ -75,14 +75,14 @@ func (t *Tournament) SortKey(i int) float64 {
 	return sortKey(r, t.Settings.Holes, t.Settings.Countback)
 }
 
-// NotStartedKey is the sort key of every entrant who has finished no
+// notStartedKey is the sort key of every entrant who has finished no
 // hole: after every key of an entrant who has (whose score to par is
 // clamped below keyParBase), and exact in a float64 (below 2^53).
-const NotStartedKey = float64(keyParBase) * LevelWidth
+const notStartedKey = float64(keyParBase) * levelWidth
 
 func sortKey(r Row, holes int, countback bool) float64 {
 	if r.Thru == 0 {
-		return NotStartedKey
+		return notStartedKey
 	}
 	k := int64(min(max(r.ToPar+keyParOffset, 0), keyParBase-1))
 	complete := r.Thru == holes
@@ -127,18 +127,18 @@ func ParseMember(m string) int {
 
 // OnBoard reports whether entrant i is on the leaderboard: every entrant
 // is, from their entry (those who have finished no hole at
-// NotStartedKey, after everyone who has).
+// notStartedKey, after everyone who has).
 func (t *Tournament) OnBoard(i int) bool { return i >= 0 && i < len(t.Entrants) }
 
-// LevelWidth is the width of one score-to-par level of sort keys: keys
-// of entrants on the same score to par share KeyLevel.
-const LevelWidth = float64(keyBase * keyBase * keyBase * keyBase)
+// levelWidth is the width of one score-to-par level of sort keys: keys
+// of entrants on the same score to par share keyLevel.
+const levelWidth = float64(keyBase * keyBase * keyBase * keyBase)
 
-// KeyLevel is the lowest key of k's score-to-par level: the key of every
+// keyLevel is the lowest key of k's score-to-par level: the key of every
 // entrant on that score who has not finished (or of every entrant without
 // countback).
-func KeyLevel(k float64) float64 {
-	w := int64(LevelWidth)
+func keyLevel(k float64) float64 {
+	w := int64(levelWidth)
 	return float64(int64(k) / w * w)
 }
 
@@ -147,7 +147,7 @@ func KeyLevel(k float64) float64 {
 // a's countback better. Countback only separates entrants who have both
 // finished: one who has not ties with everyone on their score.
 func Better(a, b float64) bool {
-	la, lb := KeyLevel(a), KeyLevel(b)
+	la, lb := keyLevel(a), keyLevel(b)
 	if la != lb {
 		return la < lb
 	}
@@ -188,8 +188,8 @@ func (t *Tournament) Leaderboard() []Row {
 		if rows[i].NotStarted {
 			continue // no place
 		}
-		level := KeyLevel(all[i].key)
-		if i == 0 || KeyLevel(all[i-1].key) != level {
+		level := keyLevel(all[i].key)
+		if i == 0 || keyLevel(all[i-1].key) != level {
 			levelStart, finishedBefore = i, 0
 		}
 		switch {

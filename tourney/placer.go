@@ -34,7 +34,7 @@ func (p *Placer) Place(k float64) (int64, bool, error) {
 	if v, ok := p.memo[k]; ok {
 		return v[0], v[1] == 1, nil
 	}
-	level := KeyLevel(k)
+	level := keyLevel(k)
 	below, err := p.count(math.Inf(-1), level-1)
 	if err != nil {
 		return 0, false, err
@@ -42,7 +42,7 @@ func (p *Placer) Place(k float64) (int64, bool, error) {
 	var place int64
 	var tied bool
 	if k == level {
-		others, err := p.count(level, level+LevelWidth-1)
+		others, err := p.count(level, level+levelWidth-1)
 		if err != nil {
 			return 0, false, err
 		}

@@ -89,12 +89,12 @@ type SweepTarget struct {
 	Thru int
 }
 
-// SweepRooms is how many rooms one sweep looks at, at most: a large
+// sweepRooms is how many rooms one sweep looks at, at most: a large
 // field is swept a slice at a time.
-const SweepRooms = 200
+const sweepRooms = 200
 
 // SweepTargets lists the rooms of the tournament whose results may be
-// missing, from the cursor on (at most SweepRooms), and the next cursor.
+// missing, from the cursor on (at most sweepRooms), and the next cursor.
 func (t *Tournament) SweepTargets(cursor int) ([]SweepTarget, int) {
 	var all []SweepTarget
 	if t.Status != Live {
@@ -118,7 +118,7 @@ func (t *Tournament) SweepTargets(cursor int) ([]SweepTarget, int) {
 	if cursor >= len(all) {
 		cursor = 0
 	}
-	end := min(cursor+SweepRooms, len(all))
+	end := min(cursor+sweepRooms, len(all))
 	next := end
 	if next >= len(all) {
 		next = 0

@@ -77,11 +77,11 @@ type Settings struct {
 
 // Limits.
 const (
-	MaxName     = 48
-	MaxEntrants = 100000
-	// MaxRounds is how many knockout rounds a tournament can have (seeds
-	// drawn at creation): 2^MaxRounds entrants.
-	MaxRounds = 16
+	maxName     = 48
+	maxEntrants = 100000
+	// maxRounds is how many knockout rounds a tournament can have (seeds
+	// drawn at creation): 2^maxRounds entrants.
+	maxRounds = 16
 )
 
 // DefaultSettings are a nine-hole stroke-play tournament of strict Golf,
@@ -112,8 +112,8 @@ func (s Settings) Validate() error {
 	default:
 		return bad("format must be stroke or knockout, not %q", s.Format)
 	}
-	if s.Limit < 0 || s.Limit > MaxEntrants {
-		return bad("limit must be 0 to %d", MaxEntrants)
+	if s.Limit < 0 || s.Limit > maxEntrants {
+		return bad("limit must be 0 to %d", maxEntrants)
 	}
 	if s.Format == Knockout && s.Limit == 1 {
 		return bad("a knockout needs at least 2 entrants")
@@ -218,14 +218,14 @@ func (s *Settings) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// checkName checks a tournament's name: trimmed, 1 to MaxName characters,
+// checkName checks a tournament's name: trimmed, 1 to maxName characters,
 // no control characters.
 func checkName(name string) error {
 	if name == "" || strings.TrimSpace(name) != name {
 		return fmt.Errorf("%w: a tournament needs a name (without surrounding spaces)", ErrInvalid)
 	}
-	if !utf8.ValidString(name) || utf8.RuneCountInString(name) > MaxName {
-		return fmt.Errorf("%w: a tournament name is at most %d characters", ErrInvalid, MaxName)
+	if !utf8.ValidString(name) || utf8.RuneCountInString(name) > maxName {
+		return fmt.Errorf("%w: a tournament name is at most %d characters", ErrInvalid, maxName)
 	}
 	for _, c := range name {
 		if c < 0x20 || c == 0x7f {

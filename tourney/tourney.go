@@ -155,7 +155,7 @@ type Tournament struct {
 	Bracket  *Bracket    `json:"bracket,omitempty"`
 	// Phase is "qualifying" while a knockout's qualifying round is played.
 	Phase string `json:"phase,omitempty"`
-	// Active is the time of the latest event (IdleLimit).
+	// Active is the time of the latest event (idleLimit).
 	Active time.Time `json:"active,omitzero"`
 
 	byToken map[string]int
@@ -178,12 +178,12 @@ func (t *Tournament) analyzer() *match.Analyzer {
 }
 
 // Rounds is how many knockout rounds a tournament may need (and seeds it
-// draws): enough for its limit, or MaxRounds.
+// draws): enough for its limit, or maxRounds.
 func (s Settings) Rounds() int {
 	if s.Format != Knockout {
 		return 1
 	}
-	n := MaxRounds
+	n := maxRounds
 	if s.Limit > 0 {
 		n = 1
 		for 1<<n < s.Limit {
@@ -229,11 +229,11 @@ func New(ev Event) (*Tournament, error) {
 	if ev.Settings.Invite && len(ev.Invite) != 64 {
 		return nil, fmt.Errorf("%w: an invitation tournament needs an invitation code", ErrBadEvent)
 	}
-	if st := ev.Settings.Starts; !st.IsZero() && st.After(ev.At.Add(MaxAhead)) {
-		return nil, fmt.Errorf("%w: starts at most %d days ahead", ErrInvalid, MaxAhead/(24*time.Hour))
+	if st := ev.Settings.Starts; !st.IsZero() && st.After(ev.At.Add(maxAhead)) {
+		return nil, fmt.Errorf("%w: starts at most %d days ahead", ErrInvalid, maxAhead/(24*time.Hour))
 	}
-	if cl := ev.Settings.Closes; !cl.IsZero() && cl.After(ev.Settings.Starts.Add(MaxAhead)) {
-		return nil, fmt.Errorf("%w: closes at most %d days after the start", ErrInvalid, MaxAhead/(24*time.Hour))
+	if cl := ev.Settings.Closes; !cl.IsZero() && cl.After(ev.Settings.Starts.Add(maxAhead)) {
+		return nil, fmt.Errorf("%w: closes at most %d days after the start", ErrInvalid, maxAhead/(24*time.Hour))
 	}
 	t := &Tournament{
 		ID: ev.ID, Settings: *ev.Settings, Created: ev.At, Version: 1, Status: Upcoming,
@@ -482,7 +482,7 @@ func (t *Tournament) start(ev Event) ([]Notice, error) {
 		for i := range order {
 			order[i] = i
 		}
-		t.Bracket = NewBracket(order)
+		t.Bracket = newBracket(order)
 		for s, i := range order {
 			t.Entrants[i].Seed = s + 1
 		}
@@ -615,15 +615,15 @@ func (t *Tournament) Due(at time.Time) (Event, bool) {
 	return Event{}, false
 }
 
-// IdleLimit is how long a tournament that nothing else would end (one
+// idleLimit is how long a tournament that nothing else would end (one
 // with no start time that nobody starts, or live with no closing time)
-// waits for its next event before the clock closes it. MaxAhead bounds
+// waits for its next event before the clock closes it. maxAhead bounds
 // how far ahead a start time, and a closing time after the start, may be.
 // So every tournament closes, and then expires (the server's tournament
 // time to live), however it was set up.
 const (
-	IdleLimit = 24 * time.Hour
-	MaxAhead  = 90 * 24 * time.Hour
+	idleLimit = 24 * time.Hour
+	maxAhead  = 90 * 24 * time.Hour
 )
 
 const idleReason = "no activity for a day"
@@ -632,7 +632,7 @@ const idleReason = "no activity for a day"
 // or closing time will change.
 func (t *Tournament) idleDeadline() (time.Time, bool) {
 	if t.Status == Upcoming && t.Settings.Starts.IsZero() || t.Status == Live && t.Settings.Closes.IsZero() {
-		return t.Active.Add(IdleLimit), true
+		return t.Active.Add(idleLimit), true
 	}
 	return time.Time{}, false
 }
@@ -703,7 +703,7 @@ func (t *Tournament) seedBracket() []Notice {
 		}
 	}
 	t.Phase = ""
-	t.Bracket = NewBracket(order)
+	t.Bracket = newBracket(order)
 	for s, i := range order {
 		t.Entrants[i].Seed = s + 1
 	}

@@ -64,7 +64,7 @@ func TestSettingsValidate(t *testing.T) {
 		{"10 holes", func(s *Settings) { s.Holes = 10 }, false},
 		{"no name", func(s *Settings) { s.Name = "" }, false},
 		{"padded name", func(s *Settings) { s.Name = " x" }, false},
-		{"long name", func(s *Settings) { s.Name = string(make([]byte, MaxName+1)) }, false},
+		{"long name", func(s *Settings) { s.Name = string(make([]byte, maxName+1)) }, false},
 		{"undo", func(s *Settings) { s.Variant.Options.Undo = true }, false},
 		{"bad format", func(s *Settings) { s.Format = "x" }, false},
 		{"negative limit", func(s *Settings) { s.Limit = -1 }, false},
@@ -358,7 +358,7 @@ func TestLeaderboardCountbackUnfinished(t *testing.T) {
 	if !Better(k0, k1) || Better(k2, k0) || Better(k0, k2) || Better(k2, k1) || Better(k1, k2) {
 		t.Fatal("Better does not follow the countback rule")
 	}
-	if KeyLevel(k0) != k2 || KeyLevel(k1) != k2 {
+	if keyLevel(k0) != k2 || keyLevel(k1) != k2 {
 		t.Fatal("the unfinished entrant's key is not the level's")
 	}
 }
@@ -422,7 +422,7 @@ func TestBracketByes(t *testing.T) {
 		for i := range seeds {
 			seeds[i] = i
 		}
-		b := NewBracket(seeds)
+		b := newBracket(seeds)
 		byes := 0
 		for _, m := range b.Rounds[0] {
 			if m.Result == "bye" {

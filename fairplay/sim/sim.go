@@ -125,7 +125,7 @@ func PlayHole(p Player, d *golf.Deal, hole int, knows bool, seed uint64) ([]golf
 	bp := bot.NewPlayer(level, seed)
 	vr := d.Variant
 	for !st.Over() {
-		b := BoardOf(st, hole)
+		b := boardOf(st, hole)
 		ms := bp.Choose(&match.View{Status: match.Playing, Settings: match.Settings{Variant: vr}, Board: b})
 		if ms == "" {
 			break
@@ -137,40 +137,15 @@ func PlayHole(p Player, d *golf.Deal, hole int, knows bool, seed uint64) ([]golf
 		if err := st.Apply(m); err != nil {
 			return nil, fmt.Errorf("sim: the %s bot chose an illegal move: %w", level, err)
 		}
-		bp.Played(hole, ms, BoardOf(st, hole))
+		bp.Played(hole, ms, boardOf(st, hole))
 	}
 	return append([]golf.Move(nil), st.Moves()...), nil
 }
 
-// BoardOf draws a game as its own seat sees it (the fields the bots read:
-// piles, waste, what is playable, counts).
-func BoardOf(st *golf.State, hole int) *match.Board {
-	b := &match.Board{
-		Hole: hole, Layout: st.Deal().Layout().Shape, StockLeft: st.StockLeft(), RedealsLeft: st.RedealsLeft(),
-		CardsLeft: st.CardsLeft(), Over: st.Over(), Cleared: st.Cleared(), Done: st.Over(),
-		Score: st.Score(), Moves: len(st.Moves()), Playable: []int{},
-	}
-	for _, pile := range st.Piles() {
-		ps := make([]string, len(pile))
-		for j, c := range pile {
-			if c != golf.NoCard {
-				ps[j] = c.String()
-			}
-		}
-		b.Piles = append(b.Piles, ps)
-	}
-	for _, c := range st.Waste() {
-		b.Waste = append(b.Waste, c.String())
-	}
-	for _, m := range st.Legal() {
-		switch m.Action {
-		case golf.Play:
-			b.Playable = append(b.Playable, int(m.Pile))
-		case golf.Turn:
-			b.CanTurn = true
-		case golf.Redeal:
-			b.CanRedeal = true
-		}
-	}
+// boardOf draws a game as its own seat sees it, with the game's own
+// function (match.BoardOf), so the bots here read what they read in play.
+func boardOf(st *golf.State, hole int) *match.Board {
+	b := match.BoardOf(st.Deal(), st, st.Moves(), st.Over())
+	b.Hole = hole
 	return b
 }

@@ -24,9 +24,6 @@ func TestContract(t *testing.T) {
 
 // TestContractRealTime runs the suite with the defaults and real time.
 func TestContractRealTime(t *testing.T) {
-	if testing.Short() {
-		t.Skip("sleeps")
-	}
 	storetest.Run(t, func(*testing.T) store.Store { return memstore.New(memstore.Options{}) })
 }
 

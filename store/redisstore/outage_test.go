@@ -4,97 +4,24 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
-	"os"
-	"os/exec"
-	"strconv"
 	"testing"
 	"time"
 
 	"github.com/redis/go-redis/v9"
 
+	"golfsolitaire/internal/testredis"
 	"golfsolitaire/store"
 	"golfsolitaire/store/redisstore"
 )
-
-// redisServer is a redis-server process of the test's own.
-type redisServer struct {
-	t    *testing.T
-	bin  string
-	port int
-	cmd  *exec.Cmd
-	exit chan struct{}
-}
-
-// startRedis starts redis-server on a free port, without persistence. It
-// skips the test when the binary is missing, unless CI is set.
-func startRedis(t *testing.T) *redisServer {
-	t.Helper()
-	bin, err := exec.LookPath("redis-server")
-	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("redis-server not found (CI must install it): %v", err)
-		}
-		t.Skip("redis-server not found")
-	}
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := l.Addr().(*net.TCPAddr).Port
-	l.Close()
-	r := &redisServer{t: t, bin: bin, port: port}
-	r.start()
-	t.Cleanup(r.stop)
-	return r
-}
-
-func (r *redisServer) addr() string { return "127.0.0.1:" + strconv.Itoa(r.port) }
-
-func (r *redisServer) start() {
-	r.t.Helper()
-	r.cmd = exec.Command(r.bin, "--port", strconv.Itoa(r.port), "--bind", "127.0.0.1",
-		"--save", "", "--appendonly", "no", "--loglevel", "warning")
-	if err := r.cmd.Start(); err != nil {
-		r.t.Fatalf("start redis-server: %v", err)
-	}
-	r.exit = make(chan struct{})
-	go func(cmd *exec.Cmd, exit chan struct{}) {
-		_ = cmd.Wait()
-		close(exit)
-	}(r.cmd, r.exit)
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		c, err := net.DialTimeout("tcp", r.addr(), 100*time.Millisecond)
-		if err == nil {
-			c.Close()
-			return
-		}
-		if time.Now().After(deadline) {
-			r.t.Fatalf("redis-server did not listen on %s: %v", r.addr(), err)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-}
-
-// stop kills the server, as a crash would.
-func (r *redisServer) stop() {
-	if r.cmd == nil {
-		return
-	}
-	_ = r.cmd.Process.Kill()
-	<-r.exit
-	r.cmd = nil
-}
 
 // TestOutage stops Redis under a store and starts it again on the same
 // port: while it is down calls fail with store.ErrUnavailable and Ping
 // fails; afterwards everything works again, and a subscription made before
 // the outage delivers again without being re-made.
 func TestOutage(t *testing.T) {
-	srv := startRedis(t)
+	srv := testredis.Start(t, testredis.Options{})
 	client := redis.NewClient(&redis.Options{
-		Addr:          srv.addr(),
+		Addr:          srv.Addr(),
 		MaxRetries:    -1,
 		DialTimeout:   300 * time.Millisecond,
 		DialerRetries: 1,
@@ -121,7 +48,7 @@ func TestOutage(t *testing.T) {
 	}
 	waitFor(t, sub, "before")
 
-	srv.stop()
+	srv.Kill()
 
 	calls := []struct {
 		name string
@@ -147,7 +74,7 @@ func TestOutage(t *testing.T) {
 		}
 	}
 
-	srv.start()
+	srv.Start()
 
 	// Ping round-trips through the pub/sub connection, so once it passes
 	// the connection is back and resubscribed.

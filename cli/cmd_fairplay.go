@@ -111,6 +111,8 @@ func parseSimFlags(args []string, e env) (simFlags, error) {
 	nodes := fs.Int64("nodes", fairplay.DefaultConfig.Nodes, "solver node budget per move and order")
 	maxSolves := fs.Int("max-solves", fairplay.DefaultConfig.MaxSolves, "solves per hole at most (0: no limit)")
 	maxCards := fs.Int("max-cards", fairplay.DefaultConfig.MaxCards, "decisions with more cards than this on the tableau are not scored (0: every decision)")
+	probe := fs.Int64("probe", fairplay.DefaultConfig.Probe, "node budget of a decision's first solve on every order (0: --nodes at once)")
+	misses := fs.Int("misses", fairplay.DefaultConfig.Misses, "orders the probe may leave unfinished for the decision still to be scored")
 	first := fs.Int("first", 0, "index of the first round (round r plays the deals of seed SHA-256(\"golf-fairplay-sim:r\"))")
 	if err := fs.Parse(args); err != nil {
 		return simFlags{}, &exitError{code: 2}
@@ -118,8 +120,8 @@ func parseSimFlags(args []string, e env) (simFlags, error) {
 	if fs.NArg() > 0 {
 		return simFlags{}, usageError("fairplay simulate: unexpected argument %s", strconv.Quote(fs.Arg(0)))
 	}
-	if *rounds < 1 || *holes < 1 || *workers < 1 || *samples < 1 || *nodes < 1 || *maxSolves < 0 || *maxCards < 0 || *first < 0 {
-		return simFlags{}, usageError("fairplay simulate: --rounds, --holes, --workers, --samples and --nodes must be at least 1; --max-solves, --max-cards and --first not negative")
+	if *rounds < 1 || *holes < 1 || *workers < 1 || *samples < 1 || *nodes < 1 || *maxSolves < 0 || *maxCards < 0 || *first < 0 || *probe < 0 || *misses < 0 {
+		return simFlags{}, usageError("fairplay simulate: --rounds, --holes, --workers, --samples and --nodes must be at least 1; --max-solves, --max-cards, --first, --probe and --misses not negative")
 	}
 	v, err := golf.NewVariant(*game, nil)
 	if err != nil {
@@ -130,7 +132,7 @@ func parseSimFlags(args []string, e env) (simFlags, error) {
 		return simFlags{}, usageError("fairplay simulate: %v", err)
 	}
 	cfg := fairplay.DefaultConfig
-	cfg.Samples, cfg.Nodes, cfg.MaxSolves, cfg.MaxCards = *samples, *nodes, *maxSolves, *maxCards
+	cfg.Samples, cfg.Nodes, cfg.MaxSolves, cfg.MaxCards, cfg.Probe, cfg.Misses = *samples, *nodes, *maxSolves, *maxCards, *probe, *misses
 	return simFlags{rounds: *rounds, holes: *holes, workers: *workers, first: *first, asJSON: *asJSON, players: players, v: v, cfg: cfg}, nil
 }
 

@@ -53,14 +53,14 @@ func Members(j Job) ([]Job, error) {
 	return out, nil
 }
 
-// batch puts the jobs that have a Group into batch jobs: those of one
+// Batch puts the jobs that have a Group into batch jobs: those of one
 // kind, sorted by group and key, at most max to a batch (so the members
 // of a group, such as the seats of one deal, are together). A batch's
 // key is its kind, ":batch:" and a hash of its members' keys, so the
 // same entries batched alike are one job; its time is the earliest of
 // its members'. A job alone in its batch, and every job without a group,
 // is left as it is.
-func batch(js []Job, max int) []Job {
+func Batch(js []Job, max int) []Job {
 	var out, grouped []Job
 	for _, j := range js {
 		if j.Group == "" || len(j.Subjects) > 0 {

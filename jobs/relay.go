@@ -163,7 +163,7 @@ func (r *Relay) Pass(ctx context.Context) (int, error) {
 		js = append(js, j)
 		ok = append(ok, e)
 	}
-	if err := r.queue.Insert(ctx, batch(js, r.opts.MaxBatch)...); err != nil {
+	if err := r.queue.Insert(ctx, Batch(js, r.opts.MaxBatch)...); err != nil {
 		r.failed(err)
 		return 0, err
 	}

@@ -26,11 +26,12 @@
 // again for each stretch and after a decision the budget left out (the
 // solves stop at the first order it leaves unfinished), for every order
 // alike; with a probe (Config.Probe) every solve runs on every order
-// instead, and the tables are kept through such decisions. A decision whose move is best on every order by a rule of the
-// game (obvious: a card nothing left could go on, played rather than
-// turning the stock) is not solved: it loses nothing on any order. The
-// sampled orders depend on the deal, the key and
-// the stock cards left, not on the seat, so AnalyseHoles scores the
+// instead, and the tables are kept through such decisions. A decision
+// whose move is best on every order by a rule of the game (obvious: a
+// card nothing left could go on, played rather than turning the stock)
+// is not solved: it loses nothing on any order. The sampled orders
+// depend on the deal, the key and the stock cards left, not on the
+// seat, so AnalyseHoles scores the
 // seats of one deal (a room's, a tournament's entrants') together, once
 // for a run of moves that several seats made alike, with the outcome
 // each would get alone.

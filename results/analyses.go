@@ -72,21 +72,52 @@ func (a *Analyser) Work(ctx context.Context, j jobs.Job) error {
 		a.log.Error("fair-play analysis not run: its job is unreadable", "key", j.Key, "err", err)
 		return nil
 	}
+	holes := make([]*Hole, 0, len(members))
 	for _, m := range members {
-		if err := a.work(ctx, m); err != nil {
+		var h Hole
+		if err := json.Unmarshal(m.Args, &h); err != nil {
+			a.log.Error("fair-play analysis not run: its job is unreadable", "key", m.Key, "err", err)
+			continue
+		}
+		holes = append(holes, &h)
+	}
+	a.shareDeals(holes)
+	for _, h := range holes {
+		if err := a.work(ctx, h); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// work analyses one hole.
-func (a *Analyser) work(ctx context.Context, j jobs.Job) error {
-	var h Hole
-	if err := json.Unmarshal(j.Args, &h); err != nil {
-		a.log.Error("fair-play analysis not run: its job is unreadable", "key", j.Key, "err", err)
-		return nil
+// shareDeals has the holes of a batch that were played on one deal (a
+// batch's seats share its group, the deal) analysed together, the work
+// shared between them (review.Holds.AnalyseDeal).
+func (a *Analyser) shareDeals(holes []*Hole) {
+	if len(holes) < 2 {
+		return
 	}
+	byDeal := map[string][]*review.Hole{}
+	var order []string
+	for _, h := range holes {
+		k := fmt.Sprintf("%s:%x", h.Variant, h.Seed[:])
+		if byDeal[k] == nil {
+			order = append(order, k)
+		}
+		byDeal[k] = append(byDeal[k], &h.Hole)
+	}
+	for _, k := range order {
+		hs := byDeal[k]
+		if a.measure != nil {
+			a.measure(func() { a.holds.AnalyseDeal(hs) })
+		} else {
+			a.holds.AnalyseDeal(hs)
+		}
+	}
+}
+
+// work analyses one hole.
+func (a *Analyser) work(ctx context.Context, h *Hole) error {
 	var stored bool
 	var err error
 	analyse := func() { stored, err = a.holds.Analyse(ctx, h.Hole) }

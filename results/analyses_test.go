@@ -3,6 +3,7 @@ package results_test
 import (
 	"context"
 	"fmt"
+	"reflect"
 	"testing"
 	"time"
 
@@ -19,6 +20,8 @@ import (
 // TestAnalyseBatch: the seats of a deal reach the analyser in one batch
 // job; each hole is analysed and its evidence stored once, and the batch
 // worked again (a retry, or a relay that batched it twice) adds nothing.
+// The seats are analysed together: each gets the analysis it gets alone,
+// and a seat that made the same moves as another costs no solve.
 func TestAnalyseBatch(t *testing.T) {
 	t.Parallel()
 	st := fairplay.NewMemoryStore()
@@ -30,12 +33,14 @@ func TestAnalyseBatch(t *testing.T) {
 	v := golf.DefaultVariant()
 	d := golf.NewDeal(v, golf.NumberedSeed(5))
 	var js []jobs.Job
-	for seat := range 3 {
+	lines := map[int][]golf.Move{}
+	for seat := range 4 {
 		st := golf.NewState(&d)
 		for !st.Over() {
 			legal := st.Legal()
-			_ = st.Apply(legal[seat%len(legal)])
+			_ = st.Apply(legal[(seat%3)%len(legal)]) // seat 3 plays as seat 0
 		}
+		lines[seat] = st.Moves()
 		j, err := results.HoleJob(results.Hole{Hole: review.Hole{Variant: v, Seed: d.Seed, Moves: st.Moves(),
 			Report: fairplay.HoleReport{Player: fmt.Sprintf("p%d", seat), Name: fmt.Sprintf("P%d", seat), Room: "ROOM", Round: 1, Hole: 1, At: time.Now()}}})
 		if err != nil {
@@ -52,10 +57,23 @@ func TestAnalyseBatch(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	for seat := range 3 {
+	cfg := fairplay.Config{Samples: 2, Nodes: 300}
+	for seat := range 4 {
 		ev, reports, err := st.Player(context.Background(), fmt.Sprintf("p%d", seat))
 		if err != nil || ev.Holes != 1 || len(reports) != 1 {
-			t.Errorf("seat %d: %d holes of evidence, %d reports, %v; want 1", seat, ev.Holes, len(reports), err)
+			t.Fatalf("seat %d: %d holes of evidence, %d reports, %v; want 1", seat, ev.Holes, len(reports), err)
+		}
+		got := reports[0].Analysis
+		alone, err := fairplay.AnalyseHole(&d, lines[seat], cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if seat == 3 && alone.Solves > 0 && got.Solves != 0 {
+			t.Errorf("seat 3 made seat 0's moves but its analysis made %d solves, want them shared", got.Solves)
+		}
+		got.Solves, got.Nodes, alone.Solves, alone.Nodes = 0, 0, 0, 0
+		if !reflect.DeepEqual(got, alone) {
+			t.Errorf("seat %d analysed with its deal's seats:\n%+v\nalone:\n%+v", seat, got, alone)
 		}
 	}
 }

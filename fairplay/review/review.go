@@ -81,6 +81,37 @@ type Hole struct {
 	// rated room or a tournament), so scouting it gains something.
 	Begun  time.Time `json:",omitzero"`
 	Counts bool      `json:",omitempty"`
+	// Analysis, when set, is the hole's decision walk already made
+	// (AnalyseDeal, with the other seats of its deal); it is never sent.
+	Analysis *fairplay.Hole `json:"-"`
+}
+
+// AnalyseDeal makes the decision walks of several seats' holes on one
+// deal together (fairplay.AnalyseHoles: orders drawn once, a decision
+// met by several seats in the same position scored once) and sets each
+// hole's Analysis, the same as Analyse would make alone. Holes of other
+// deals are left as they are; if a seat's moves do not replay, none is
+// set and Analyse finds the bad one by itself.
+func (f *Holds) AnalyseDeal(holes []*Hole) {
+	if len(holes) < 2 {
+		return
+	}
+	v, seed := holes[0].Variant, holes[0].Seed
+	seats := make([][]golf.Move, 0, len(holes))
+	for _, h := range holes {
+		if h.Variant != v || h.Seed != seed {
+			return
+		}
+		seats = append(seats, h.Moves)
+	}
+	d := golf.NewDeal(v, seed)
+	as, err := fairplay.AnalyseHoles(&d, seats, f.cfg)
+	if err != nil {
+		return
+	}
+	for i, h := range holes {
+		h.Analysis = &as[i]
+	}
 }
 
 // Analyse runs one hole's analysis (on a worker of the job queue): the
@@ -116,8 +147,7 @@ func (f *Holds) Analyse(ctx context.Context, j Hole) (bool, error) {
 		analysed = analysed || (r.Room == j.Report.Room && r.Round == j.Report.Round && r.Hole == j.Report.Hole)
 	}
 	if !analysed {
-		d := golf.NewDeal(j.Variant, j.Seed)
-		a, err := fairplay.AnalyseHole(&d, j.Moves, f.cfg)
+		a, err := f.analysis(j)
 		if err != nil {
 			f.failed.Inc()
 			f.log.Warn("fair-play analysis failed", "room", j.Report.Room, "hole", j.Report.Hole, "err", err)
@@ -153,6 +183,16 @@ func (f *Holds) Analyse(ctx context.Context, j Hole) (bool, error) {
 	f.flagged.Inc()
 	f.log.Info("fair-play flag: results held for review", "player", j.Report.Player, "score", ev.Score())
 	return true, nil
+}
+
+// analysis is the hole's decision walk: the one AnalyseDeal made, or
+// its own.
+func (f *Holds) analysis(j Hole) (fairplay.Hole, error) {
+	if j.Analysis != nil {
+		return *j.Analysis, nil
+	}
+	d := golf.NewDeal(j.Variant, j.Seed)
+	return fairplay.AnalyseHole(&d, j.Moves, f.cfg)
 }
 
 // Player is the opaque id evidence is kept under: the account a

@@ -2,6 +2,9 @@ package main
 
 import (
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -115,5 +118,55 @@ func TestTreeFunctionLengths(t *testing.T) {
 	}
 	if len(long) > 2 {
 		t.Errorf("%d functions over 100 lines, at most 2 may be:\n%s", len(long), strings.Join(long, "\n"))
+	}
+}
+
+// TestTreeInterfaceSizes: every interface outside the tests declares at
+// most eight methods of its own (a store is a set of small capabilities,
+// each run by its contract suite; a larger one embeds them).
+func TestTreeInterfaceSizes(t *testing.T) {
+	t.Parallel()
+	fset := token.NewFileSet()
+	err := filepath.WalkDir(".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if n := d.Name(); p != "." && (strings.HasPrefix(n, ".") || n == "testdata" || n == "node_modules") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(p, ".go") || strings.HasSuffix(p, "_test.go") {
+			return nil
+		}
+		f, err := parser.ParseFile(fset, p, nil, parser.SkipObjectResolution)
+		if err != nil {
+			return err
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			ts, ok := n.(*ast.TypeSpec)
+			if !ok {
+				return true
+			}
+			it, ok := ts.Type.(*ast.InterfaceType)
+			if !ok {
+				return true
+			}
+			methods := 0
+			for _, m := range it.Methods.List {
+				if _, ok := m.Type.(*ast.FuncType); ok {
+					methods += len(m.Names)
+				}
+			}
+			if methods > 8 {
+				t.Errorf("%s: interface %s declares %d methods, more than 8: split it into capabilities", fset.Position(ts.Pos()), ts.Name.Name, methods)
+			}
+			return true
+		})
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }

@@ -152,10 +152,20 @@ var (
 // the players' ratings locked, so concurrent games never lose an update.
 type RateFunc func(before []ratings.Rating) ([]ratings.Rating, error)
 
-// Store keeps accounts, ratings, their history and the archive. The
-// implementations are inmem (one process, nothing kept) and postgres.
+// Store keeps accounts, ratings, their history and the archive, in parts
+// of at most eight methods each, which callers can take alone. The
+// implementations are inmem (one process, nothing kept) and postgres,
+// both run by the one contract suite (accountstest).
 type Store interface {
+	Identities
+	Records
+	Credentials
+	Sightings
 	Plays
+}
+
+// Identities keeps the accounts themselves.
+type Identities interface {
 	// Create adds an account (ErrNameTaken when its Key exists,
 	// ErrNameConfusable when its non-empty Skeleton does) and returns it
 	// with its ID and creation time.
@@ -166,6 +176,16 @@ type Store interface {
 	// Delete removes an account, its ratings and history (ErrNotFound);
 	// archived games keep the name with no account.
 	Delete(ctx context.Context, id ID) error
+	// Rename gives an account a new name (Name, Key and Skeleton of a,
+	// checked by CheckNew) and clears its NameNote: ErrNameTaken when
+	// another account has the Key, ErrNameConfusable when another has
+	// the Skeleton, ErrNotFound when the account does not exist. Archived
+	// games keep the name they were played under.
+	Rename(ctx context.Context, id ID, a Account) (Account, error)
+}
+
+// Records keeps the ratings, their history and the archive of rated games.
+type Records interface {
 	// Ratings returns an account's current rating in every family it has
 	// played, by family name.
 	Ratings(ctx context.Context, id ID) ([]FamilyRating, error)
@@ -188,7 +208,10 @@ type Store interface {
 	// Leaderboard returns the best-rated accounts of a family, highest
 	// rating first (then the earlier name key), at most limit of them.
 	Leaderboard(ctx context.Context, family ratings.Family, limit int) ([]Leader, error)
+}
 
+// Credentials keeps the accounts' passkeys (WebAuthn credentials).
+type Credentials interface {
 	// AddPasskey registers a passkey (ErrPasskeyTaken when its ID is
 	// registered to any account, ErrNotFound when the account does not
 	// exist) and returns it with its creation time.
@@ -201,6 +224,15 @@ type Store interface {
 	// (its signature counter moves) and the time of that login
 	// (ErrNotFound).
 	UsePasskey(ctx context.Context, credential []byte, data []byte, at time.Time) error
+	// DeletePasskey removes one of an account's passkeys (ErrNotFound
+	// when the account has no passkey by that ID). Deleting the account
+	// removes them all.
+	DeletePasskey(ctx context.Context, id ID, credential []byte) error
+}
+
+// Sightings keeps where accounts were seen (addresses and devices, for
+// linked accounts) and the casual rounds counted toward rated play.
+type Sightings interface {
 	// Seen records that the account was seen with an address or a device
 	// (kind SeenAddress or SeenDevice) at a time; a later sighting of the
 	// same one moves its time (ErrNotFound when the account does not
@@ -210,20 +242,9 @@ type Store interface {
 	// with the account, both seen with it at or after since: one Link per
 	// account and kind, by account id then kind.
 	Links(ctx context.Context, id ID, since time.Time) ([]Link, error)
-	// Rename gives an account a new name (Name, Key and Skeleton of a,
-	// checked by CheckNew) and clears its NameNote: ErrNameTaken when
-	// another account has the Key, ErrNameConfusable when another has
-	// the Skeleton, ErrNotFound when the account does not exist. Archived
-	// games keep the name they were played under.
-	Rename(ctx context.Context, id ID, a Account) (Account, error)
 	// AddCasualRound counts one finished casual round for each account
 	// (ids that name no account are skipped).
 	AddCasualRound(ctx context.Context, ids []ID) error
-
-	// DeletePasskey removes one of an account's passkeys (ErrNotFound
-	// when the account has no passkey by that ID). Deleting the account
-	// removes them all.
-	DeletePasskey(ctx context.Context, id ID, credential []byte) error
 }
 
 // Leader is one row of a family's rating leaderboard.

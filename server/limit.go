@@ -65,7 +65,7 @@ const (
 	limitLoginName   action = "login-names"   // login.go: failed logins per name, any client (then a proof of work)
 	limitSignups     action = "signups"       // login.go: sign-ups per client
 	limitProofs      action = "proofs"        // login.go: each proof of work is good once
-	limitModerator   action = "moderator"     // moderator.go: wrong moderator tokens per client
+	limitModerator   action = "moderator"     // package moderation: wrong moderator tokens per client
 )
 
 func (s *Server) rateOf(l action) limit.Rate {

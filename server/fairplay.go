@@ -107,7 +107,7 @@ type seatAccountKey struct{}
 
 // withSeatAccount marks ctx's joins as the logged-in account's, if any.
 func (s *Server) withSeatAccount(r *http.Request) context.Context {
-	id := s.acct.sessions.GetInt64(r.Context(), sessionAccount)
+	id := s.sessionAccountID(r)
 	if id == 0 {
 		return r.Context()
 	}

@@ -11,11 +11,12 @@ import (
 	"golfsolitaire/match"
 	"golfsolitaire/protocol"
 	"golfsolitaire/server/challenges"
+	"golfsolitaire/server/identity"
 	"golfsolitaire/server/moderation"
 	"golfsolitaire/tourney"
 )
 
-// The feature packages (challenges, moderation) stand beside this core: each
+// The feature packages (challenges, moderation, identity) stand beside this core: each
 // mounts its routes with a Mount function and is given the narrow
 // interfaces it declares, never the Server. ports implements them over
 // the server.
@@ -128,4 +129,48 @@ func (p ports) Scouting(ctx context.Context, flags []fairplay.Flag) (map[string]
 func (p ports) Status(err error) (int, string) {
 	_, status := errorCode(err)
 	return status, errorMessage(err)
+}
+
+// Identity.
+
+// newIdentity is the accounts' HTTP side (package identity) over the
+// account service and the players' sessions.
+func (s *Server) newIdentity(svc *accounts.Service) *identity.Identity {
+	p := ports{s}
+	return identity.New(identity.Options{Store: s.acct.store, Service: svc, Sessions: s.acct.sessions,
+		BaseURL: s.opts.BaseURL, SecureCookies: s.secureCookies(), ProofBits: s.opts.ProofBits,
+		Limits: p, Sightings: p, Answers: p, Logger: s.log, Now: s.now})
+}
+
+// identityLimits are the server's limits of package identity's budgets.
+var identityLimits = map[identity.Limit]action{
+	identity.Logins:      limitLogins,
+	identity.LoginClient: limitLoginClient,
+	identity.LoginName:   limitLoginName,
+	identity.Proofs:      limitProofs,
+	identity.Signups:     limitSignups,
+}
+
+func (p ports) Client(r *http.Request) string { return clientOf(r, p.s.opts.Limits.TrustedHeader) }
+
+func (p ports) Peek(ctx context.Context, key string, l identity.Limit) (bool, time.Duration) {
+	ok, retry := p.s.peek(ctx, key, identityLimits[l])
+	if ok {
+		return true, retry
+	}
+	return false, roundUp(retry)
+}
+
+func (p ports) Take(ctx context.Context, key string, l identity.Limit) (bool, time.Duration) {
+	ok, retry := p.s.take(ctx, key, identityLimits[l])
+	if ok {
+		return true, retry
+	}
+	return false, roundUp(retry)
+}
+
+func (p ports) See(r *http.Request, a accounts.Account) error { return p.s.see(r, a) } // linked.go
+
+func (p ports) Retry(err error, after time.Duration) error {
+	return &retryError{err: err, after: after}
 }

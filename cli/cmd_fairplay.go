@@ -87,7 +87,17 @@ type simOutput struct {
 	Seconds float64         `json:"seconds"`
 }
 
-func runFairplaySimulate(ctx context.Context, args []string, e env) error {
+// simFlags are the flags of `fairplay simulate`.
+type simFlags struct {
+	rounds, holes, workers, first int
+	asJSON                        bool
+	players                       []sim.Player
+	v                             golf.Variant
+	cfg                           fairplay.Config
+}
+
+// parseSimFlags reads and checks the flags of `fairplay simulate`.
+func parseSimFlags(args []string, e env) (simFlags, error) {
 	fs := flag.NewFlagSet("fairplay simulate", flag.ContinueOnError)
 	fs.SetOutput(e.stderr)
 	rounds := fs.Int("rounds", 20, "rounds per simulated player")
@@ -101,40 +111,78 @@ func runFairplaySimulate(ctx context.Context, args []string, e env) error {
 	nodes := fs.Int64("nodes", fairplay.DefaultConfig.Nodes, "solver node budget per move and order")
 	maxSolves := fs.Int("max-solves", fairplay.DefaultConfig.MaxSolves, "solves per hole at most (0: no limit)")
 	maxCards := fs.Int("max-cards", fairplay.DefaultConfig.MaxCards, "decisions with more cards than this on the tableau are not scored (0: every decision)")
+	probe := fs.Int64("probe", fairplay.DefaultConfig.Probe, "node budget of a decision's first solve on every order (0: --nodes at once)")
+	misses := fs.Int("misses", fairplay.DefaultConfig.Misses, "orders the probe may leave unfinished for the decision still to be scored")
 	first := fs.Int("first", 0, "index of the first round (round r plays the deals of seed SHA-256(\"golf-fairplay-sim:r\"))")
 	if err := fs.Parse(args); err != nil {
-		return &exitError{code: 2}
+		return simFlags{}, &exitError{code: 2}
 	}
 	if fs.NArg() > 0 {
-		return usageError("fairplay simulate: unexpected argument %s", strconv.Quote(fs.Arg(0)))
+		return simFlags{}, usageError("fairplay simulate: unexpected argument %s", strconv.Quote(fs.Arg(0)))
 	}
-	if *rounds < 1 || *holes < 1 || *workers < 1 || *samples < 1 || *nodes < 1 || *maxSolves < 0 || *maxCards < 0 || *first < 0 {
-		return usageError("fairplay simulate: --rounds, --holes, --workers, --samples and --nodes must be at least 1; --max-solves, --max-cards and --first not negative")
+	if *rounds < 1 || *holes < 1 || *workers < 1 || *samples < 1 || *nodes < 1 || *maxSolves < 0 || *maxCards < 0 || *first < 0 || *probe < 0 || *misses < 0 {
+		return simFlags{}, usageError("fairplay simulate: --rounds, --holes, --workers, --samples and --nodes must be at least 1; --max-solves, --max-cards, --first, --probe and --misses not negative")
 	}
 	v, err := golf.NewVariant(*game, nil)
 	if err != nil {
-		return usageError("fairplay simulate: %v", err)
+		return simFlags{}, usageError("fairplay simulate: %v", err)
 	}
 	players, err := pickSimPlayers(*bots, *share)
 	if err != nil {
-		return usageError("fairplay simulate: %v", err)
+		return simFlags{}, usageError("fairplay simulate: %v", err)
 	}
-	cfg := fairplay.Config{Samples: *samples, Nodes: *nodes, MaxSolves: *maxSolves, MaxCards: *maxCards}
+	cfg := fairplay.DefaultConfig
+	cfg.Samples, cfg.Nodes, cfg.MaxSolves, cfg.MaxCards, cfg.Probe, cfg.Misses = *samples, *nodes, *maxSolves, *maxCards, *probe, *misses
+	return simFlags{rounds: *rounds, holes: *holes, workers: *workers, first: *first, asJSON: *asJSON, players: players, v: v, cfg: cfg}, nil
+}
 
-	type job struct{ p, r int }
-	type done struct {
-		p         int
-		flaggedAt int
-		peak      float64
-		ev        fairplay.Evidence
-		cost      simCost
-		ms        []float64 // each hole's CPU ms
-		err       error
+func runFairplaySimulate(ctx context.Context, args []string, e env) error {
+	f, err := parseSimFlags(args, e)
+	if err != nil {
+		return err
 	}
+	t0 := time.Now()
+	var t simTally
+	t.init(len(f.players))
+	for d := range simRounds(ctx, f) {
+		t.add(d)
+	}
+	if ctx.Err() != nil {
+		fmt.Fprintln(e.stderr, "fairplay simulate: interrupted; the figures cover the rounds finished so far")
+	}
+	if t.err != nil {
+		return t.err
+	}
+	res := t.output(f)
+	res.Seconds = time.Since(t0).Seconds()
+	if f.asJSON {
+		return writeJSON(e, res)
+	}
+	return printSim(e, res)
+}
+
+// simDone is one simulated round's outcome and the analysis's cost.
+type simDone struct {
+	p         int
+	flaggedAt int
+	peak      float64
+	ev        fairplay.Evidence
+	cost      simCost
+	ms        []float64 // each hole's CPU ms
+	err       error
+}
+
+// simRounds plays the rounds on f.workers goroutines, each on its own OS
+// thread (so each hole's analysis is timed by the thread's CPU clock),
+// players interleaved so a stopped run has a share of each. The channel
+// closes when every round is played or, once ctx ends, at once (the
+// rounds still in play are left behind as the process ends).
+func simRounds(ctx context.Context, f simFlags) <-chan simDone {
+	type job struct{ p, r int }
 	jobs := make(chan job)
-	out := make(chan done)
+	out := make(chan simDone)
 	var wg sync.WaitGroup
-	for range *workers {
+	for range f.workers {
 		wg.Go(func() {
 			runtime.LockOSThread()
 			defer runtime.UnlockOSThread()
@@ -143,30 +191,25 @@ func runFairplaySimulate(ctx context.Context, args []string, e env) error {
 				var each []float64
 				analyse := func(d *golf.Deal, moves []golf.Move) (fairplay.Hole, error) {
 					t0 := threadCPUTime()
-					h, err := fairplay.AnalyseHole(d, moves, cfg)
+					h, err := fairplay.AnalyseHole(d, moves, f.cfg)
 					ms := float64(threadCPUTime()-t0) / float64(time.Millisecond)
-					c.HolesAnalysed++
-					c.CPUMsPerHole += ms
-					c.MaxMsPerHole = max(c.MaxMsPerHole, ms)
+					c.addHole(ms, h)
 					each = append(each, ms)
-					c.SolvesPerHole += float64(h.Solves)
-					c.NodesPerHole += float64(h.Nodes)
-					if h.Truncated {
-						c.Truncated++
-					}
 					return h, err
 				}
-				seed := golf.Seed(sha256.Sum256(fmt.Appendf(nil, "golf-fairplay-sim:%d", *first+j.r)))
-				res, err := sim.PlayRound(players[j.p], v, seed, *holes, analyse)
-				out <- done{p: j.p, flaggedAt: res.FlaggedAt, peak: res.Peak, ev: res.Evidence, cost: c, ms: each, err: err}
+				seed := golf.Seed(sha256.Sum256(fmt.Appendf(nil, "golf-fairplay-sim:%d", f.first+j.r)))
+				res, err := sim.PlayRound(f.players[j.p], f.v, seed, f.holes, analyse)
+				select {
+				case out <- simDone{p: j.p, flaggedAt: res.FlaggedAt, peak: res.Peak, ev: res.Evidence, cost: c, ms: each, err: err}:
+				case <-ctx.Done():
+				}
 			}
 		})
 	}
 	go func() {
 		defer close(jobs)
-		// Interleave players so a stopped run has a share of each.
-		for r := range *rounds {
-			for p := range players {
+		for r := range f.rounds {
+			for p := range f.players {
 				select {
 				case jobs <- job{p, r}:
 				case <-ctx.Done():
@@ -175,83 +218,110 @@ func runFairplaySimulate(ctx context.Context, args []string, e env) error {
 			}
 		}
 	}()
-	go func() { wg.Wait(); close(out) }()
+	done := make(chan simDone)
+	go func() {
+		defer close(done)
+		finished := make(chan struct{})
+		go func() { wg.Wait(); close(finished) }()
+		for {
+			select {
+			case d := <-out:
+				done <- d
+			case <-finished:
+				return
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	return done
+}
 
-	t0 := time.Now()
-	flaggedAt := make([][]int, len(players))
-	count := make([]int, len(players))
-	segs, least, expected := make([]int, len(players)), make([]int, len(players)), make([]float64, len(players))
-	peaks := make([][]float64, len(players))
-	var cost simCost
-	var holeMs []float64
-	var firstErr error
-	stopped := false
-	for !stopped {
-		var d done
-		var ok bool
-		select {
-		case d, ok = <-out:
-		case <-ctx.Done():
-			// Interrupted: report the rounds finished so far (the rounds
-			// still in play are left behind as the process ends).
-			ok, stopped = false, true
-			fmt.Fprintln(e.stderr, "fairplay simulate: interrupted; the figures cover the rounds finished so far")
-		}
-		if !ok {
-			break
-		}
-		if d.err != nil {
-			firstErr = cmpErr(firstErr, d.err)
-			continue
-		}
-		count[d.p]++
-		segs[d.p] += d.ev.Segments
-		least[d.p] += d.ev.Least
-		expected[d.p] += d.ev.Expected
-		peaks[d.p] = append(peaks[d.p], math.Round(d.peak*100)/100)
-		if d.flaggedAt > 0 {
-			flaggedAt[d.p] = append(flaggedAt[d.p], d.flaggedAt)
-		}
-		cost.HolesAnalysed += d.cost.HolesAnalysed
-		cost.CPUMsPerHole += d.cost.CPUMsPerHole
-		cost.SolvesPerHole += d.cost.SolvesPerHole
-		cost.NodesPerHole += d.cost.NodesPerHole
-		cost.MaxMsPerHole = max(cost.MaxMsPerHole, d.cost.MaxMsPerHole)
-		cost.Truncated += d.cost.Truncated
-		holeMs = append(holeMs, d.ms...)
+// addHole counts one hole's analysis.
+func (c *simCost) addHole(ms float64, h fairplay.Hole) {
+	c.HolesAnalysed++
+	c.CPUMsPerHole += ms
+	c.MaxMsPerHole = max(c.MaxMsPerHole, ms)
+	c.SolvesPerHole += float64(h.Solves)
+	c.NodesPerHole += float64(h.Nodes)
+	if h.Truncated {
+		c.Truncated++
 	}
-	if firstErr != nil {
-		return firstErr
+}
+
+// simTally adds up the rounds, per player.
+type simTally struct {
+	flaggedAt   [][]int
+	count, segs []int
+	least       []int
+	expected    []float64
+	peaks       [][]float64
+	cost        simCost
+	holeMs      []float64
+	err         error
+}
+
+func (t *simTally) init(n int) {
+	t.flaggedAt, t.peaks = make([][]int, n), make([][]float64, n)
+	t.count, t.segs, t.least, t.expected = make([]int, n), make([]int, n), make([]int, n), make([]float64, n)
+}
+
+func (t *simTally) add(d simDone) {
+	if d.err != nil {
+		t.err = cmpErr(t.err, d.err)
+		return
 	}
+	t.count[d.p]++
+	t.segs[d.p] += d.ev.Segments
+	t.least[d.p] += d.ev.Least
+	t.expected[d.p] += d.ev.Expected
+	t.peaks[d.p] = append(t.peaks[d.p], math.Round(d.peak*100)/100)
+	if d.flaggedAt > 0 {
+		t.flaggedAt[d.p] = append(t.flaggedAt[d.p], d.flaggedAt)
+	}
+	t.cost.HolesAnalysed += d.cost.HolesAnalysed
+	t.cost.CPUMsPerHole += d.cost.CPUMsPerHole
+	t.cost.SolvesPerHole += d.cost.SolvesPerHole
+	t.cost.NodesPerHole += d.cost.NodesPerHole
+	t.cost.MaxMsPerHole = max(t.cost.MaxMsPerHole, d.cost.MaxMsPerHole)
+	t.cost.Truncated += d.cost.Truncated
+	t.holeMs = append(t.holeMs, d.ms...)
+}
+
+// output is the tally as printed.
+func (t *simTally) output(f simFlags) simOutput {
+	cost := t.cost
 	if n := float64(cost.HolesAnalysed); n > 0 {
 		cost.CPUMsPerHole /= n
 		cost.SolvesPerHole /= n
 		cost.NodesPerHole /= n
-		slices.Sort(holeMs)
-		cost.MedianMsPerHole = holeMs[len(holeMs)/2]
-		cost.P99MsPerHole = holeMs[min(len(holeMs)-1, int(0.99*n))]
+		ms := slices.Sorted(slices.Values(t.holeMs))
+		cost.MedianMsPerHole = ms[len(ms)/2]
+		cost.P99MsPerHole = ms[min(len(ms)-1, int(0.99*n))]
 	}
-	res := simOutput{Game: v.Game, Holes: *holes, Config: cfg, Cost: cost, Seconds: time.Since(t0).Seconds(), Results: []simResult{}}
-	for i, p := range players {
-		r := simResult{Bot: p.Name(), KnowsStock: p.KnowsStock, Rounds: count[i], Flagged: len(flaggedAt[i]),
-			Segments: segs[i], Least: least[i], Expected: expected[i], Peaks: peaks[i]}
+	res := simOutput{Game: f.v.Game, Holes: f.holes, Config: f.cfg, Cost: cost, Results: []simResult{}}
+	for i, p := range f.players {
+		r := simResult{Bot: p.Name(), KnowsStock: p.KnowsStock, Rounds: t.count[i], Flagged: len(t.flaggedAt[i]),
+			Segments: t.segs[i], Least: t.least[i], Expected: t.expected[i], Peaks: t.peaks[i]}
 		if r.Peaks == nil {
 			r.Peaks = []float64{}
 		}
 		if r.Rounds > 0 {
 			r.FlagRate = float64(r.Flagged) / float64(r.Rounds)
 		}
-		if len(flaggedAt[i]) > 0 {
-			m := median(flaggedAt[i])
+		if len(t.flaggedAt[i]) > 0 {
+			m := median(t.flaggedAt[i])
 			r.MedianHolesToFlag = &m
 		}
 		res.Results = append(res.Results, r)
 	}
-	if *asJSON {
-		return writeJSON(e, res)
-	}
+	return res
+}
+
+// printSim prints the simulation's table.
+func printSim(e env, res simOutput) error {
 	tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "%s, %d holes a round\n", v.Game, *holes)
+	fmt.Fprintf(tw, "%s, %d holes a round\n", res.Game, res.Holes)
 	fmt.Fprintln(tw, "bot\tknowsStock\trounds\tflagged\tflagRate\tmedianHolesToFlag\tleast/segments (honest expects)")
 	for _, r := range res.Results {
 		m := "-"
@@ -260,8 +330,9 @@ func runFairplaySimulate(ctx context.Context, args []string, e env) error {
 		}
 		fmt.Fprintf(tw, "%s\t%g\t%d\t%d\t%.4f\t%s\t%d/%d (%.1f)\n", r.Bot, r.KnowsStock, r.Rounds, r.Flagged, r.FlagRate, m, r.Least, r.Segments, r.Expected)
 	}
+	c := res.Cost
 	fmt.Fprintf(tw, "analysis: %d holes, %.1f CPU ms a hole (median %.1f, 99th percentile %.0f, max %.0f), %.0f solves, %.0f nodes a hole; %d truncated\n",
-		cost.HolesAnalysed, cost.CPUMsPerHole, cost.MedianMsPerHole, cost.P99MsPerHole, cost.MaxMsPerHole, cost.SolvesPerHole, cost.NodesPerHole, cost.Truncated)
+		c.HolesAnalysed, c.CPUMsPerHole, c.MedianMsPerHole, c.P99MsPerHole, c.MaxMsPerHole, c.SolvesPerHole, c.NodesPerHole, c.Truncated)
 	return tw.Flush()
 }
 

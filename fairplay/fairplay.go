@@ -23,9 +23,15 @@
 // The work: each order has its own solver, which keeps what it proved
 // (its table) from one decision of a stretch to the next, the positions
 // after a stock turn included (golf.SolveOptions.Keep), and starts it
-// again for each stretch and after a decision the budget left out, for
-// every order alike. The sampled orders depend on the deal, the key and
-// the stock cards left, not on the seat, so AnalyseHoles scores the
+// again for each stretch and after a decision the budget left out (the
+// solves stop at the first order it leaves unfinished), for every order
+// alike; with a probe (Config.Probe) every solve runs on every order
+// instead, and the tables are kept through such decisions. A decision
+// whose move is best on every order by a rule of the game (obvious: a
+// card nothing left could go on, played rather than turning the stock)
+// is not solved: it loses nothing on any order. The sampled orders
+// depend on the deal, the key and the stock cards left, not on the
+// seat, so AnalyseHoles scores the
 // seats of one deal (a room's, a tournament's entrants') together, once
 // for a run of moves that several seats made alike, with the outcome
 // each would get alone.
@@ -63,8 +69,10 @@
 // unseen tail, so their outcomes are not quite independent given the
 // past. The honest flag rate is therefore measured with the simulator (go
 // run . fairplay simulate); see docs/fairplay.md. Which decisions count
-// (the budget, MaxCards, MaxSolves) is decided alike for every order, so
-// it keeps the orders exchangeable.
+// (the budget, the probe's count of unfinished orders, MaxCards,
+// MaxSolves, the obvious moves) is decided alike for every order, from
+// what the player sees or from the orders as a set, so it keeps the
+// orders exchangeable.
 package fairplay
 
 import (
@@ -92,6 +100,17 @@ type Config struct {
 	// on the tableau (0: none left out): the opening positions cost the
 	// most to solve exactly.
 	MaxCards int `json:"maxCards,omitempty"`
+	// Probe is the node budget of a first solve of a decision's position
+	// on every order; Misses is how many of the K+1 orders that probe may
+	// leave unfinished for the decision still to be scored (those go on
+	// with the budget Nodes), so a decision too hard to score costs K+1
+	// probes, not whole budgets. With a probe every solve runs on every
+	// order and the tables are kept through the decisions the budget
+	// leaves out. Probe 0: no probe; every order has Nodes at once, the
+	// first order the budget leaves unfinished stops the decision, and
+	// the tables start again after it (on every order alike).
+	Probe  int64 `json:"probe,omitempty"`
+	Misses int   `json:"misses,omitempty"`
 	// Key seeds the sampler (with the deal and the position), so an
 	// analysis is reproducible; a server uses a secret of its own.
 	Key [32]byte `json:"-"`
@@ -176,8 +195,12 @@ func (s Segment) Informative() bool { return s.P > 0 && s.P < 1 }
 type Hole struct {
 	// Decisions counts the decisions analysed; Inexact those left out
 	// because the solver's budget could not score every move exactly.
-	Decisions      int        `json:"decisions"`
-	Inexact        int        `json:"inexact"`
+	Decisions int `json:"decisions"`
+	Inexact   int `json:"inexact"`
+	// Obvious counts the decisions not solved because the move made was
+	// best on every order by a rule of the game (see obvious): they lose
+	// nothing on any order.
+	Obvious        int        `json:"obvious,omitempty"`
 	Discriminating []Decision `json:"discriminating"`
 	Segments       []Segment  `json:"segments"`
 	// Solves and Nodes are the work done.
@@ -240,6 +263,10 @@ type scored struct {
 	dec    *Decision
 	solves int
 	nodes  int64
+	// restart: the solves stopped at the first order the budget left
+	// unfinished (no probe), so the next decision starts the tables
+	// again.
+	restart bool
 }
 
 // pendingDecision is a decision to score: the position and the choice.
@@ -264,8 +291,7 @@ func (a *analyser) hole(moves []golf.Move) (Hole, error) {
 		cur     segState
 		pending []Decision
 		// The solvers keep their tables through a stretch, from its first
-		// decision (or the first after one the budget left out, when they
-		// start again), so a decision's outcome depends on the decisions
+		// decision, so a decision's outcome depends on the decisions
 		// before it in the stretch: since are those, and mine reports
 		// that the tables hold their work (not another seat's).
 		since  []pendingDecision
@@ -274,16 +300,7 @@ func (a *analyser) hole(moves []golf.Move) (Hole, error) {
 	)
 	closeSeg := func() {
 		if cur.decisions > 0 {
-			lo := slices.Min(cur.regret)
-			n := 0
-			for _, r := range cur.regret {
-				if r == lo {
-					n++
-				}
-			}
-			h.Segments = append(h.Segments, Segment{
-				Decisions: cur.decisions, Regret: cur.regret[k], Least: cur.regret[k] == lo, P: float64(n) / float64(k+1),
-			})
+			h.Segments = append(h.Segments, cur.segment(k))
 			h.Discriminating = append(h.Discriminating, pending...)
 		}
 		cur, pending, since, mine = segState{}, nil, nil, true
@@ -298,6 +315,8 @@ func (a *analyser) hole(moves []golf.Move) (Hole, error) {
 			if cfg := a.cfg; cfg.MaxSolves > 0 && charged+len(legal)*(k+1) > cfg.MaxSolves {
 				h.Truncated = true
 				cur, pending = segState{}, nil // an incomplete segment is dropped
+			} else if obvious(st, legal, m) {
+				h.Obvious++
 			} else {
 				charged += len(legal) * (k + 1)
 				pd := pendingDecision{st: st.Clone(), legal: legal, chosen: m}
@@ -320,8 +339,8 @@ func (a *analyser) hole(moves []golf.Move) (Hole, error) {
 					a.decisions[string(prefix)] = sc
 					mine = true
 				}
-				if sc.regret == nil {
-					since = nil // the next decision starts the tables again
+				if sc.restart {
+					since = nil
 				} else {
 					since = append(since, pd)
 				}
@@ -361,6 +380,20 @@ type segState struct {
 	regret    []int // per order: strokes the chosen moves lost against the best
 }
 
+// segment is the stretch's outcome: the real order's regret (the last,
+// index k), whether it is the least, and the chance of that on
+// exchangeable orders (ties share it).
+func (cur segState) segment(k int) Segment {
+	lo := slices.Min(cur.regret)
+	n := 0
+	for _, r := range cur.regret {
+		if r == lo {
+			n++
+		}
+	}
+	return Segment{Decisions: cur.decisions, Regret: cur.regret[k], Least: cur.regret[k] == lo, P: float64(n) / float64(k+1)}
+}
+
 // ordersFor returns the orders of the stretch st is in: K orders of the
 // unseen stock sampled uniformly (from the canonical sorted order, as
 // golf.Hint does) and the real one, each as the whole stock (the cards
@@ -397,68 +430,90 @@ func (a *analyser) ordersFor(st *golf.State) [][]golf.Card {
 // score scores a decision on every order: how many strokes the chosen
 // move loses against the best. The solvers start with empty tables if
 // fresh, and otherwise keep what the decisions before it in the stretch
-// proved. On each order it solves the
-// position (its best score, and a best move) and, unless that is the
-// chosen move, the position after the chosen move: the regret is the
-// difference. Where some order's regret is not 0 every other legal move
-// is scored too, for the decision's record (Decision). A solve the
-// budget cannot finish leaves the decision out on every order alike
-// (which keeps the orders exchangeable); one in the record's extra
-// solves only leaves the record out.
+// proved. On each order it solves the position (its best score, and a
+// best move): first with the budget Probe on every order, then, if at
+// most Misses orders were left unfinished, those again with the budget
+// Nodes; and, unless the best move found is the chosen one, the position
+// after the chosen move: the regret is the difference. Where some order's
+// regret is not 0 every other legal move is scored too, for the
+// decision's record (Decision). A solve the budget cannot finish leaves
+// the decision out on every order alike (which keeps the orders
+// exchangeable); one in the record's extra solves only leaves the record
+// out. Every step runs on every order whatever the outcome on the
+// others, so each order's table holds the same work, and the next
+// decision is scored alike on every order.
 func (a *analyser) score(p pendingDecision, fresh bool) scored {
 	const unknown = math.MinInt
 	st, legal, chosen := p.st, p.legal, p.chosen
 	orders := a.ordersFor(st)
+	n := len(orders)
 	var sc scored
-	k := a.k
-	exact := true
-	solve := func(j int, c *golf.State, keep bool) int {
-		sol := a.svs[j].SolveState(c, &golf.SolveOptions{MaxNodes: a.cfg.Nodes, Keep: keep})
+	run := func(j int, c *golf.State, budget int64, keep bool) golf.Solution {
+		sol := a.svs[j].SolveState(c, &golf.SolveOptions{MaxNodes: budget, Keep: keep})
 		sc.solves++
 		sc.nodes += sol.Nodes
-		exact = exact && sol.Exact
-		return sol.Best
+		return sol
 	}
-	ci := slices.Index(legal, chosen)
-	bases := make([]*golf.State, k+1)
-	scores := make([][]int, k+1)
-	best := make([]int, k+1)
-	regret := make([]int, k+1)
-	zero := true
-	for j, o := range orders {
-		base := st
-		if j < k {
-			var err error
-			if base, err = st.WithStock(o); err != nil {
-				exact = false // not reached: o is a rearrangement of st.Stock()
-				break
+	bases := a.stockBases(st, orders)
+	if bases == nil {
+		return sc // not reached: each order is a rearrangement of st.Stock()
+	}
+	probe := a.cfg.Probe
+	if probe <= 0 || probe > a.cfg.Nodes {
+		probe = a.cfg.Nodes
+	}
+	// Without a probe the first order the budget leaves unfinished
+	// stops the decision, and the tables start again after it.
+	stop := a.cfg.Probe <= 0
+	sols := make([]golf.Solution, n)
+	missed := 0
+	for j := range orders {
+		sols[j] = run(j, bases[j], probe, !fresh)
+		if !sols[j].Exact {
+			missed++
+			if stop {
+				sc.restart = true
+				return sc
 			}
 		}
-		bases[j] = base
+	}
+	if missed > 0 && (probe == a.cfg.Nodes || missed > a.cfg.Misses) {
+		return sc
+	}
+	exact := true
+	for j := range orders {
+		if !sols[j].Exact {
+			sols[j] = run(j, bases[j], a.cfg.Nodes, true)
+		}
+		exact = exact && sols[j].Exact && len(sols[j].Moves) > 0
+	}
+	if !exact {
+		return sc
+	}
+	ci := slices.Index(legal, chosen)
+	scores := make([][]int, n)
+	regret := make([]int, n)
+	zero := true
+	for j, sol := range sols {
 		scores[j] = make([]int, len(legal))
 		for mi := range scores[j] {
 			scores[j][mi] = unknown
 		}
-		sol := a.svs[j].SolveState(base, &golf.SolveOptions{MaxNodes: a.cfg.Nodes, Keep: !fresh})
-		sc.solves++
-		sc.nodes += sol.Nodes
-		if !sol.Exact || len(sol.Moves) == 0 {
-			exact = false
-			break
-		}
-		best[j] = sol.Best
 		if mi := slices.Index(legal, sol.Moves[0]); mi >= 0 {
 			scores[j][mi] = sol.Best
 		}
 		if scores[j][ci] == unknown {
-			c := base.Clone()
+			c := bases[j].Clone()
 			_ = c.Apply(chosen)
-			scores[j][ci] = solve(j, c, true)
-			if !exact {
-				break
+			after := run(j, c, a.cfg.Nodes, true)
+			scores[j][ci] = after.Best
+			exact = exact && after.Exact
+			if stop && !exact {
+				sc.restart = true
+				return sc
 			}
 		}
-		regret[j] = scores[j][ci] - best[j]
+		regret[j] = scores[j][ci] - sol.Best
 		zero = zero && regret[j] == 0
 	}
 	if !exact {
@@ -469,21 +524,82 @@ func (a *analyser) score(p pendingDecision, fresh bool) scored {
 		// The chosen move is best on every order: nothing to record.
 		return sc
 	}
-	for j := range orders {
+	if !scoreOthers(legal, bases, scores, unknown, stop, func(j int, c *golf.State) golf.Solution {
+		return run(j, c, a.cfg.Nodes, true)
+	}) {
+		sc.restart = stop
+		return sc
+	}
+	sc.dec = record(legal, chosen, scores)
+	return sc
+}
+
+// scoreOthers fills in, on every order, the score after each legal move
+// not scored yet (unknown), for the decision's record. It reports whether
+// every solve was exact; with stop it gives up at the first that is not.
+func scoreOthers(legal []golf.Move, bases []*golf.State, scores [][]int, unknown int, stop bool, solve func(j int, c *golf.State) golf.Solution) bool {
+	exact := true
+	for j := range bases {
 		for mi, mv := range legal {
 			if scores[j][mi] != unknown {
 				continue
 			}
 			c := bases[j].Clone()
 			_ = c.Apply(mv)
-			scores[j][mi] = solve(j, c, true)
-			if !exact {
-				return sc
+			sol := solve(j, c)
+			scores[j][mi] = sol.Best
+			exact = exact && sol.Exact
+			if stop && !exact {
+				return false
 			}
 		}
 	}
-	sc.dec = record(legal, chosen, scores)
-	return sc
+	return exact
+}
+
+// stockBases returns the position with each sampled order's stock (the
+// real one past the first a.k), or nil if an order does not fit.
+func (a *analyser) stockBases(st *golf.State, orders [][]golf.Card) []*golf.State {
+	bases := make([]*golf.State, len(orders))
+	for j, o := range orders {
+		bases[j] = st
+		if j < a.k {
+			b, err := st.WithStock(o)
+			if err != nil {
+				return nil
+			}
+			bases[j] = b
+		}
+	}
+	return bases
+}
+
+// obvious reports whether the move made is best on every stock order by
+// a rule of the game, so the decision needs no solve (it loses nothing
+// on any order): the choice is between playing a card and turning the
+// stock, no card left on the tableau could ever go on that card, no
+// redeal is left, and the card was played. Playing it and then turning
+// does at least as well as turning now (the solver's own dominance
+// rule): any line after the turn stays open with the card gone, and a
+// later play of it could only have been followed by a turn. It reads
+// only what the player sees, so it is decided alike on every order.
+func obvious(st *golf.State, legal []golf.Move, m golf.Move) bool {
+	if len(legal) != 2 || m.Action != golf.Play || legal[1] != golf.TurnMove || legal[0] != m || st.RedealsLeft() > 0 {
+		return false
+	}
+	v := st.Variant()
+	c, ok := st.PileCard(int(m.Pile))
+	if !ok {
+		return false
+	}
+	for _, pile := range st.Piles() {
+		for _, x := range pile {
+			if x != golf.NoCard && x != c && v.Fits(c, x) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // record is the decision if it is discriminating: the move best in

@@ -15,7 +15,8 @@ const (
 	// and ratings (package results). Unique by game id.
 	KindResult = "result"
 	// KindFairplay analyses finished holes for fair play. Unique by
-	// (room, round, hole, seat).
+	// (room, round, hole, seat); the relay batches them, the seats of a
+	// deal together (Members).
 	KindFairplay = "fairplay"
 )
 
@@ -40,6 +41,12 @@ type Job struct {
 	// ordered.
 	Subjects []string
 	At       time.Time
+	// Group, when set, lets the relay put the job in a batch job with
+	// others of its kind (see Members), those of one group together: the
+	// queue then holds one job for several, so its rate stays low when
+	// holes finish by the thousand a second. Jobs with subjects are never
+	// batched.
+	Group string
 
 	// Attempt is 1 on the first try, 2 on the first retry... (set when
 	// the job is worked). Inserted is when it was queued.

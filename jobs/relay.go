@@ -24,6 +24,7 @@ var _ Outbox = store.Store(nil)
 type entryData struct {
 	Args     json.RawMessage `json:"args,omitempty"`
 	Subjects []string        `json:"subjects,omitempty"`
+	Group    string          `json:"group,omitempty"`
 }
 
 // Entry is the outbox entry that becomes j once relayed.
@@ -31,7 +32,7 @@ func Entry(j Job) (store.OutboxEntry, error) {
 	if err := j.valid(); err != nil {
 		return store.OutboxEntry{}, err
 	}
-	data, err := json.Marshal(entryData{Args: j.Args, Subjects: j.Subjects})
+	data, err := json.Marshal(entryData{Args: j.Args, Subjects: j.Subjects, Group: j.Group})
 	if err != nil {
 		return store.OutboxEntry{}, err
 	}
@@ -44,7 +45,7 @@ func fromEntry(e store.OutboxEntry) (Job, error) {
 	if err := json.Unmarshal(e.Data, &d); err != nil {
 		return Job{}, fmt.Errorf("%w: outbox entry %s of %s: %v", ErrInvalid, e.Key, e.Room, err)
 	}
-	j := Job{Kind: e.Kind, Key: e.Key, Args: d.Args, Subjects: d.Subjects, At: e.At}
+	j := Job{Kind: e.Kind, Key: e.Key, Args: d.Args, Subjects: d.Subjects, Group: d.Group, At: e.At}
 	return j, j.valid()
 }
 
@@ -52,7 +53,8 @@ func fromEntry(e store.OutboxEntry) (Job, error) {
 // marks them done. Every instance runs one: a crash between the two
 // leaves the entries, which the next pass (of any relay) inserts again
 // and the queue skips (their keys are known). Oldest entries first, so
-// the jobs of rounds that ended first are queued first.
+// the jobs of rounds that ended first are queued first. Jobs with a
+// Group are queued in batch jobs (see Members), up to MaxBatch each.
 type Relay struct {
 	outbox Outbox
 	queue  Queue
@@ -66,6 +68,9 @@ type RelayOptions struct {
 	Every time.Duration
 	// Batch is how many entries one pass moves at most. Default 500.
 	Batch int
+	// MaxBatch is how many jobs with a Group one batch job holds at
+	// most. Default DefaultMaxBatch; 1: no batches.
+	MaxBatch int
 	// Logger; default slog.Default.
 	Logger *slog.Logger
 	// Relayed and Failed, when set, count the entries relayed and the
@@ -81,6 +86,9 @@ func NewRelay(outbox Outbox, queue Queue, o RelayOptions) *Relay {
 	}
 	if o.Batch <= 0 {
 		o.Batch = 500
+	}
+	if o.MaxBatch <= 0 {
+		o.MaxBatch = DefaultMaxBatch
 	}
 	if o.Logger == nil {
 		o.Logger = slog.Default()
@@ -155,7 +163,7 @@ func (r *Relay) Pass(ctx context.Context) (int, error) {
 		js = append(js, j)
 		ok = append(ok, e)
 	}
-	if err := r.queue.Insert(ctx, js...); err != nil {
+	if err := r.queue.Insert(ctx, Batch(js, r.opts.MaxBatch)...); err != nil {
 		r.failed(err)
 		return 0, err
 	}

@@ -23,7 +23,7 @@ import (
 var errNoHints = errors.New("server: hints are for solo practice only")
 
 // getBestLine serves GET /api/rooms/{code}/holes/{hole}/best: the solver's
-// best line of a hole, board by board (match.ReplayLine), once everyone has
+// best line of a hole, board by board (match's best-line replay), once everyone has
 // finished that hole.
 func (s *Server) getBestLine(w http.ResponseWriter, r *http.Request) {
 	hole, err := strconv.Atoi(r.PathValue("hole"))

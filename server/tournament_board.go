@@ -50,7 +50,7 @@ func leaderboardOf(ctx context.Context, board store.Leaderboards, t *tourney.Tou
 // boardRows returns n rows from rank start, with places as
 // tourney.Leaderboard gives them: one more than the number of entrants
 // placed strictly ahead (tourney.Better), counted by the store; none for
-// an entrant not started (at tourney.NotStartedKey, after the others).
+// an entrant not started (after the others, at the tourney package's not-started key).
 func boardRows(ctx context.Context, board store.Leaderboards, t *tourney.Tournament, start, n int64) ([]tourney.Row, error) {
 	ms, err := board.Range(ctx, t.ID, start, start+n-1)
 	if err != nil {

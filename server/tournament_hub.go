@@ -416,7 +416,7 @@ func (h *thub) updateListing() {
 	})
 	// When the clock next needs it (tournament_clock.go): its start while
 	// upcoming, its close while live (or when it would close as idle:
-	// tourney.IdleLimit), never once finished.
+	// the tourney package's idle limit), never once finished.
 	due, _ := t.NextDeadline()
 	// Results change nothing the list shows, and move an idle deadline
 	// by little: skip the write unless the status, the entrants or the

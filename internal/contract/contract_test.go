@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"io/fs"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
@@ -88,7 +89,7 @@ func typeConstants(t *testing.T, dir string) map[string]string {
 }
 
 // TestRoutesInSpec: every route the server registers (the patterns of
-// HandleFunc and Handle calls in server/ and web/) is an operation of
+// HandleFunc and Handle calls in server/, web/ and their sub-packages) is an operation of
 // docs/openapi.yaml, and every operation there is a registered route. The
 // catch-alls registered without a method ("/api/" answering not_found,
 // "/" the site's not-found page) are described in its info instead.
@@ -99,8 +100,19 @@ func TestRoutesInSpec(t *testing.T) {
 		t.Fatal(err)
 	}
 	var routes []string
-	for _, dir := range []string{"server", "web"} {
-		routes = append(routes, registeredRoutes(t, filepath.Join(Root(), dir))...)
+	for _, top := range []string{"server", "web"} {
+		// The feature sub-packages (server/challenges, ...) mount routes
+		// of their own.
+		err := filepath.WalkDir(filepath.Join(Root(), top), func(path string, d fs.DirEntry, err error) error {
+			if err != nil || !d.IsDir() || d.Name() == "testdata" {
+				return err
+			}
+			routes = append(routes, registeredRoutes(t, path)...)
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
 	}
 	if len(routes) < 40 {
 		t.Fatalf("found only %d routes: %v", len(routes), routes)

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"golfsolitaire/jobs"
+	"golfsolitaire/store"
+	"golfsolitaire/store/memstore"
 )
 
 // New returns an empty queue of the implementation under test, with the
@@ -37,6 +39,7 @@ func Run(t *testing.T, newQueue New) {
 	t.Run("BurstLosesNothing", func(t *testing.T) { t.Parallel(); testBurst(t, newQueue) })
 	t.Run("OrderedBySubject", func(t *testing.T) { t.Parallel(); testOrdered(t, newQueue) })
 	t.Run("KindsHavePoolsOfTheirOwn", func(t *testing.T) { t.Parallel(); testKinds(t, newQueue) })
+	t.Run("BatchedByGroupEachMemberWorked", func(t *testing.T) { t.Parallel(); testBatched(t, newQueue) })
 }
 
 // recorder counts the attempts and completions of each key.
@@ -382,5 +385,125 @@ func testOrdered(t *testing.T, newQueue New) {
 	}
 	if pos["first"] > pos["third"] || pos["second"] > pos["third"] {
 		t.Errorf("worked in the order %v: third (ann, bob) before an earlier round of ann or bob", order)
+	}
+}
+
+// failingOutbox fails OutboxDone while fail is set: a relay that dies
+// after inserting its jobs and before removing their entries.
+type failingOutbox struct {
+	*memstore.Store
+	mu   sync.Mutex
+	fail bool
+}
+
+func (f *failingOutbox) OutboxDone(ctx context.Context, es ...store.OutboxEntry) error {
+	f.mu.Lock()
+	fail := f.fail
+	f.mu.Unlock()
+	if fail {
+		return errors.New("the relay died")
+	}
+	return f.Store.OutboxDone(ctx, es...)
+}
+
+// outboxJobs writes one outbox entry for each job, each in an event of
+// room.
+func outboxJobs(t *testing.T, st store.Store, room string, js ...jobs.Job) {
+	t.Helper()
+	ctx := context.Background()
+	if err := st.Create(ctx, room, []byte("s"), []byte("e")); err != nil {
+		t.Fatal(err)
+	}
+	for i, j := range js {
+		e, err := jobs.Entry(j)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := st.AppendOutbox(ctx, room, int64(1+i), nil, []store.OutboxEntry{e}, []byte("ev")); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// testBatched: jobs with a group reach the queue in batch jobs (fewer
+// jobs than holes, the members of a group together, at most MaxBatch a
+// batch), and each member is worked once; a relay that died between
+// inserting the batches and removing the entries, then found more
+// entries, loses none (a member it batches again may be worked twice:
+// the handler's recording is idempotent).
+func testBatched(t *testing.T, newQueue New) {
+	q := newQueue(t, fast())
+	st := &failingOutbox{Store: memstore.New(memstore.Options{}), fail: true}
+	defer st.Close()
+	var first, second []jobs.Job
+	for g := range 6 {
+		for seat := range 3 {
+			j := job(jobs.KindFairplay, fmt.Sprintf("hole-%d-seat-%d", g, seat), map[string]int{"deal": g, "seat": seat})
+			j.Group = fmt.Sprintf("deal-%d", g)
+			if g < 4 {
+				first = append(first, j)
+			} else {
+				second = append(second, j)
+			}
+		}
+	}
+	outboxJobs(t, st, "ROOM1", first...)
+	relay := jobs.NewRelay(st, q, jobs.RelayOptions{MaxBatch: 6})
+	ctx := context.Background()
+	if _, err := relay.Pass(ctx); err == nil {
+		t.Fatal("the pass whose OutboxDone failed reported no error")
+	}
+	if n := pending(t, q, jobs.KindFairplay); n != 2 {
+		t.Fatalf("batch jobs queued for 12 holes of 4 deals, at most 6 a batch = %d, want 2", n)
+	}
+	st.mu.Lock()
+	st.fail = false
+	st.mu.Unlock()
+	outboxJobs(t, st, "ROOM2", second...)
+	if n, err := relay.Pass(ctx); err != nil || n != 18 {
+		t.Fatalf("second pass = %d %v, want 18 entries", n, err)
+	}
+	var mu sync.Mutex
+	worked := map[string]int{}
+	batches := 0
+	run(t, q, jobs.Workers{jobs.KindFairplay: {Workers: 2, Handler: jobs.HandlerFunc(func(ctx context.Context, j jobs.Job) error {
+		ms, err := jobs.Members(j)
+		if err != nil {
+			return err
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		if jobs.Batched(j) {
+			batches++
+		}
+		deals := map[string]bool{}
+		for _, m := range ms {
+			worked[m.Key]++
+			var a map[string]int
+			if err := json.Unmarshal(m.Args, &a); err != nil || m.Key != fmt.Sprintf("hole-%d-seat-%d", a["deal"], a["seat"]) {
+				t.Errorf("member %s has args %s", m.Key, m.Args)
+			}
+			deals[fmt.Sprint(a["deal"])] = true
+		}
+		if len(ms) > 6 || len(ms) < 3 || len(deals)*3 != len(ms) {
+			t.Errorf("batch %s: %d members of %d deals, want whole deals, at most 6", j.Key, len(ms), len(deals))
+		}
+		return nil
+	})}})
+	waitPending(t, q, jobs.KindFairplay, 0)
+	mu.Lock()
+	defer mu.Unlock()
+	for _, j := range append(first, second...) {
+		if worked[j.Key] < 1 || worked[j.Key] > 2 {
+			t.Errorf("%s worked %d times, want 1 (2 if batched again after the relay died)", j.Key, worked[j.Key])
+		}
+	}
+	for _, j := range second {
+		if worked[j.Key] != 1 {
+			t.Errorf("%s, queued once, worked %d times", j.Key, worked[j.Key])
+		}
+	}
+	if batches == 0 || batches > 5 {
+		t.Errorf("%d batch jobs worked, want 2 to 5", batches)
 	}
 }

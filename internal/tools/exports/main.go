@@ -38,6 +38,13 @@ type pkg struct {
 	names           map[string]string // exported name -> kind and position
 }
 
+// file is one parsed Go file of the tree.
+type file struct {
+	f    *ast.File
+	path string // the package's import path
+	test bool
+}
+
 func main() {
 	flag.Parse()
 	root := "."
@@ -49,11 +56,6 @@ func main() {
 		fatal(err)
 	}
 	pkgs := map[string]*pkg{} // by import path
-	type file struct {
-		f    *ast.File
-		path string // the package's import path
-		test bool
-	}
 	var files []file
 	fset := token.NewFileSet()
 	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
@@ -85,36 +87,68 @@ func main() {
 			pk = &pkg{dir: filepath.Dir(p), path: ip, name: f.Name.Name, names: map[string]string{}}
 			pkgs[ip] = pk
 		}
-		for _, decl := range f.Decls {
-			switch d := decl.(type) {
-			case *ast.FuncDecl:
-				if d.Recv == nil && d.Name.IsExported() {
-					pk.names[d.Name.Name] = "func " + fset.Position(d.Pos()).String()
-				}
-			case *ast.GenDecl:
-				for _, sp := range d.Specs {
-					switch s := sp.(type) {
-					case *ast.TypeSpec:
-						if s.Name.IsExported() {
-							pk.names[s.Name.Name] = "type " + fset.Position(s.Pos()).String()
-						}
-					case *ast.ValueSpec:
-						for _, n := range s.Names {
-							if n.IsExported() {
-								pk.names[n.Name] = d.Tok.String() + " " + fset.Position(n.Pos()).String()
-							}
-						}
-					}
-				}
-			}
-		}
+		pk.collect(f, fset)
 		return nil
 	})
 	if err != nil {
 		fatal(err)
 	}
-	used := map[string]bool{}    // path.Name used by another package
-	ownTest := map[string]bool{} // path.Name used by the package's own tests
+	used, ownTest := uses(files, pkgs)
+	var out []string
+	total := 0
+	for ip, pk := range pkgs {
+		for n, where := range pk.names {
+			total++
+			key := ip + "." + n
+			if used[key] {
+				continue
+			}
+			mark := ""
+			if ownTest[key] {
+				mark = " (own tests)"
+			}
+			out = append(out, fmt.Sprintf("%s.%s\t%s%s", strings.TrimPrefix(ip, module+"/"), n, where, mark))
+		}
+	}
+	sort.Strings(out)
+	for _, l := range out {
+		fmt.Println(l)
+	}
+	fmt.Fprintf(os.Stderr, "exports: %d of %d exported names unused outside their package\n", len(out), total)
+}
+
+// collect records the exported functions, types, constants and variables
+// f declares.
+func (pk *pkg) collect(f *ast.File, fset *token.FileSet) {
+	for _, decl := range f.Decls {
+		switch d := decl.(type) {
+		case *ast.FuncDecl:
+			if d.Recv == nil && d.Name.IsExported() {
+				pk.names[d.Name.Name] = "func " + fset.Position(d.Pos()).String()
+			}
+		case *ast.GenDecl:
+			for _, sp := range d.Specs {
+				switch s := sp.(type) {
+				case *ast.TypeSpec:
+					if s.Name.IsExported() {
+						pk.names[s.Name.Name] = "type " + fset.Position(s.Pos()).String()
+					}
+				case *ast.ValueSpec:
+					for _, n := range s.Names {
+						if n.IsExported() {
+							pk.names[n.Name] = d.Tok.String() + " " + fset.Position(n.Pos()).String()
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// uses returns the exported names (path.Name) used by another package, and
+// those used by the package's own external tests.
+func uses(files []file, pkgs map[string]*pkg) (used, ownTest map[string]bool) {
+	used, ownTest = map[string]bool{}, map[string]bool{}
 	for _, fl := range files {
 		local := map[string]string{} // name in file -> import path
 		for _, im := range fl.f.Imports {
@@ -151,27 +185,7 @@ func main() {
 			return true
 		})
 	}
-	var out []string
-	total := 0
-	for ip, pk := range pkgs {
-		for n, where := range pk.names {
-			total++
-			key := ip + "." + n
-			if used[key] {
-				continue
-			}
-			mark := ""
-			if ownTest[key] {
-				mark = " (own tests)"
-			}
-			out = append(out, fmt.Sprintf("%s.%s\t%s%s", strings.TrimPrefix(ip, module+"/"), n, where, mark))
-		}
-	}
-	sort.Strings(out)
-	for _, l := range out {
-		fmt.Println(l)
-	}
-	fmt.Fprintf(os.Stderr, "exports: %d of %d exported names unused outside their package\n", len(out), total)
+	return used, ownTest
 }
 
 // modulePath reads the module's path from root/go.mod.

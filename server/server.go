@@ -231,7 +231,7 @@ type Server struct {
 	// tasks are the other goroutines the server starts (best scores,
 	// warm-ups, knockout rooms, result outboxes): Close waits for them.
 	tasks tasks
-	acct  accountState // account.go
+	acct  accountState // session.go
 
 	// analyzer runs and remembers the solver for every room and
 	// tournament; solver runs all of the server's solver work (solver.go);

@@ -37,8 +37,8 @@ import (
 // client (Options.Limits): failures only, past which the client gets 429
 // whatever it sends.
 
-// Cookie carries a moderator's session on the review page.
-const Cookie = "golf_moderator"
+// cookie carries a moderator's session on the review page.
+const cookie = "golf_moderator"
 
 // sessionModerator marks a moderator's session.
 const sessionModerator = "moderator"
@@ -120,7 +120,7 @@ func New(o Options) *Moderation {
 	}
 	sm.Lifetime = 12 * time.Hour
 	sm.IdleTimeout = time.Hour
-	sm.Cookie.Name = Cookie
+	sm.Cookie.Name = cookie
 	sm.Cookie.HttpOnly = true
 	sm.Cookie.SameSite = http.SameSiteStrictMode
 	sm.Cookie.Secure = o.SecureCookies

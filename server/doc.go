@@ -56,22 +56,22 @@
 // # A request, from router to answer
 //
 // Every API route is listed in one place, Server.routes (server.go);
-// features add theirs through small route functions beside their
-// handlers (tournamentRoutes, accountRoutes, fairplayRoutes). A feature
-// in a package of its own (server/challenges) mounts its routes with
-// its Mount function, given only the narrow interfaces it declares,
-// which mount.go implements over the server; the helpers such packages
-// share with the core (JSON answers, body decoding, shared errors) are
-// in server/internal/api. Take GET
+// features add theirs through small route functions (tournamentRoutes,
+// accountRoutes, fairplayRoutes). A feature in a package of its own
+// (server/challenges, server/identity, server/moderation) mounts its
+// routes with its Mount function, given only the narrow interfaces it
+// declares, which mount.go implements over the server; the helpers such
+// packages share with the core (JSON answers, body decoding, shared
+// errors) are in server/internal/api. Take GET
 // /api/rooms/{code}: ServeHTTP, then compress (compress.go) and
-// withAccounts (account.go: the login session, and the cross-origin
+// withAccounts (session.go: the login session, and the cross-origin
 // check of unsafe requests), then the mux's route, getRoom: pathRoom normalizes the code
 // (codes.go), loadRoom reads the snapshot (store.RoomLog.Load, no hub
 // needed) and decodes it, and the room's public view is written by
 // writeJSON. A handler that fails calls Server.fail, which turns the
 // error into its code and status through the one table in errors.go
-// (errorCode, which asks tournamentErrorCode and accountErrorCode
-// first) and adds Retry-After where one is known. Requests limited per
+// (errorCode, which asks tournamentErrorCode and accountErrorCode, in
+// session.go, first; the feature packages' errors are in it too) and adds Retry-After where one is known. Requests limited per
 // client take a token first (limit.go, Server.allow).
 //
 // Paths outside /api/ and /ws go to Options.Pages: package web chooses
@@ -98,15 +98,30 @@
 // tournament_clock.go (starts and closes that fall due), schedule.go
 // (tournaments created ahead of their slot).
 //
-// Accounts and rated play: account.go (sign-up, login, sessions,
-// profiles, ratings), passkey.go (WebAuthn), login.go (login and sign-up
-// limits), rated.go (rated rooms and rated quick match), linked.go
-// (accounts that share an address or device), held.go (results held for
-// review).
+// Accounts: package server/identity (sign-up and login with their limits
+// and proof of work, logout, the session, account deletion, a noted
+// account's new name, passkeys, players' profiles, archived games, the
+// ratings leaderboards), mounted by mount.go; session.go keeps the
+// players' session manager, the guest cookie and the cross-origin check
+// that wrap every request, and currentAccount, which rooms and
+// tournaments read.
 //
-// Fair play: fairplay.go (analysis of finished holes, flags),
-// moderator.go (the moderators' sessions and /metrics guard),
-// pipeline.go (the outbox relay to the job queue and its workers).
+// Rated play: rated.go (rated rooms and rated quick match), linked.go
+// (accounts that share an address or device; probation; names noted
+// from before the name rules), held.go (results held for review). The
+// rated-seat checks stay in the core, not in server/identity: room and
+// tournament joins call them on every rated seat (ratedCheck,
+// withLinks, linkedSeat, linkedEntry), and the hub records casual
+// rounds for them, so moving them would make the core import the
+// accounts package's HTTP side or widen its interfaces both ways.
+//
+// Fair play: fairplay.go (analysis of finished holes, the outbox
+// entries), pipeline.go (the outbox relay to the job queue and its
+// workers), scouting.go (a flagged player's scouting). The moderators'
+// side, package server/moderation (their sessions, the flags API and
+// review actions, the /moderator page), is mounted by mount.go; the
+// /metrics guard, which also takes the moderator token, is in
+// metrics.go.
 //
 // Challenges: package server/challenges (challenges between accounts,
 // through the store's inboxes, and the daily challenge, a tournament

@@ -60,12 +60,12 @@ const (
 	limitBots        action = "bots"
 	limitHints       action = "hints"
 	limitStarts      action = "starts"
-	limitLogins      action = "logins"        // login.go: failed logins per name and client, and passkey logins per client
-	limitLoginClient action = "login-clients" // login.go: failed logins per client, any name
-	limitLoginName   action = "login-names"   // login.go: failed logins per name, any client (then a proof of work)
-	limitSignups     action = "signups"       // login.go: sign-ups per client
-	limitProofs      action = "proofs"        // login.go: each proof of work is good once
-	limitModerator   action = "moderator"     // moderator.go: wrong moderator tokens per client
+	limitLogins      action = "logins"        // identity/login.go: failed logins per name and client, and passkey logins per client
+	limitLoginClient action = "login-clients" // identity/login.go: failed logins per client, any name
+	limitLoginName   action = "login-names"   // identity/login.go: failed logins per name, any client (then a proof of work)
+	limitSignups     action = "signups"       // identity/login.go: sign-ups per client
+	limitProofs      action = "proofs"        // identity/login.go: each proof of work is good once
+	limitModerator   action = "moderator"     // package moderation: wrong moderator tokens per client
 )
 
 func (s *Server) rateOf(l action) limit.Rate {

@@ -61,7 +61,7 @@ func (s *Server) see(r *http.Request, a accounts.Account) error {
 // ratedCheck is what every rated seat or entry of an account goes
 // through: the probation, then its address and device are recorded.
 func (s *Server) ratedCheck(r *http.Request, a accounts.Account) error {
-	if err := nameNoteCheck(a); err != nil { // account_name.go
+	if err := nameNoteCheck(a); err != nil {
 		return err
 	}
 	if p := s.opts.RatedProbation; p > 0 {
@@ -232,4 +232,27 @@ func cmpOr(a, b int) int {
 		return a
 	}
 	return b
+}
+
+// Names kept from before the name rules (docs/protocol.md "Accounts"):
+// an account whose name carries a note (a reserved word, or a look-alike
+// of an older account's name) is never seated in a rated game or entered
+// in an accounts-only tournament under that name; it chooses a new one
+// with POST /api/account/name (package identity).
+
+// errNameNote refuses rated play to an account whose name carries a note.
+var errNameNote = errors.New("server: rated games need a name the name rules accept")
+
+// nameNoteCheck refuses rated play under a noted name.
+func nameNoteCheck(a accounts.Account) error {
+	switch a.NameNote {
+	case "":
+		return nil
+	case accounts.NoteReserved:
+		return fmt.Errorf("%w: your name %q holds a word kept for the site's bots, moderators or name, so rated games would show you as one of them. Choose a new name (POST /api/account/name); casual rooms are open as they are",
+			errNameNote, a.Name)
+	default:
+		return fmt.Errorf("%w: your name %q is a %s, from before look-alike names were refused, so rated games would show you like that player. Choose a new name (POST /api/account/name); casual rooms are open as they are",
+			errNameNote, a.Name, a.NameNote)
+	}
 }

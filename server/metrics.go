@@ -1,8 +1,15 @@
 package server
 
 import (
+	"net"
+	"net/http"
+	"net/netip"
+	"strings"
+
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
+
+	"golfsolitaire/protocol"
 )
 
 // metrics are the server's Prometheus metrics, on its own registry (no
@@ -43,4 +50,49 @@ func newMetrics() *metrics {
 	m.reg.MustRegister(m.delayDropped, m.pingClosed, m.rooms, m.conns, m.moves, m.moveLatency, m.slowClosed, m.flooded, m.created, m.refused,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
+}
+
+// guardMetrics keeps /metrics on the main listener (no --metrics-addr)
+// from the public: it is served to a request from this machine (a
+// loopback peer, with no proxy header: `go run .`), or with the moderator
+// token as "Authorization: Bearer" (limited like every moderator token,
+// package moderation). Production serves them on their own listener
+// (--metrics-addr).
+func (s *Server) guardMetrics(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if _, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer "); ok && s.moderation().Enabled() {
+			switch status, retry := s.moderation().Of(r); status {
+			case 0:
+				next.ServeHTTP(w, r)
+			case http.StatusTooManyRequests:
+				tooMany(w, retry, "too many wrong moderator tokens from your address; try again in "+roundUp(retry).String())
+			default:
+				writeError(w, http.StatusUnauthorized, protocol.ErrCodeBadToken, "that is not the moderator token")
+			}
+			return
+		}
+		if s.localRequest(r) {
+			next.ServeHTTP(w, r)
+			return
+		}
+		w.Header().Set("WWW-Authenticate", `Bearer realm="metrics"`)
+		writeError(w, http.StatusUnauthorized, protocol.ErrCodeBadToken,
+			"metrics are served to this machine, on --metrics-addr, or with the moderator token (Authorization: Bearer TOKEN)")
+	})
+}
+
+// localRequest reports whether a request comes straight from this
+// machine: a loopback peer, and no header a proxy adds.
+func (s *Server) localRequest(r *http.Request) bool {
+	for _, h := range []string{"X-Forwarded-For", "Forwarded", "X-Real-IP", s.opts.Limits.TrustedHeader} {
+		if h != "" && r.Header.Get(h) != "" {
+			return false
+		}
+	}
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return false
+	}
+	ip, err := netip.ParseAddr(host)
+	return err == nil && ip.Unmap().IsLoopback()
 }

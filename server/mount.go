@@ -6,13 +6,17 @@ import (
 	"time"
 
 	"golfsolitaire/accounts"
+	"golfsolitaire/fairplay"
+	"golfsolitaire/fairplay/review"
 	"golfsolitaire/match"
 	"golfsolitaire/protocol"
 	"golfsolitaire/server/challenges"
+	"golfsolitaire/server/identity"
+	"golfsolitaire/server/moderation"
 	"golfsolitaire/tourney"
 )
 
-// The feature packages (challenges, ...) stand beside this core: each
+// The feature packages (challenges, moderation, identity) stand beside this core: each
 // mounts its routes with a Mount function and is given the narrow
 // interfaces it declares, never the Server. ports implements them over
 // the server.
@@ -73,3 +77,100 @@ func (p ports) AllowRoom(w http.ResponseWriter, r *http.Request) bool {
 }
 
 func (p ports) Fail(w http.ResponseWriter, err error) { p.s.fail(w, err) }
+
+// Moderation.
+
+// newModeration is the moderators' side of fair play (package
+// moderation); token empty: review off, its routes answer 404.
+func (s *Server) newModeration(token string) *moderation.Moderation {
+	p := ports{s}
+	return moderation.New(moderation.Options{Token: token, Sessions: s.opts.Sessions, SecureCookies: s.secureCookies(),
+		BaseURL: s.opts.BaseURL, Limits: p, Flags: p, Reviews: p, Evidence: p, Answers: p, Logger: s.log})
+}
+
+// moderation is the moderators' side, nil when fair play is off.
+func (s *Server) moderation() *moderation.Moderation {
+	if s.fair == nil {
+		return nil
+	}
+	return s.fair.mod
+}
+
+// fairplayRoutes mounts package moderation: the moderators' API and
+// page.
+func (s *Server) fairplayRoutes(m *http.ServeMux) { s.moderation().Mount(m) }
+
+func (p ports) TokenAllowed(r *http.Request) (bool, time.Duration) {
+	ok, retry := p.s.peek(r.Context(), clientOf(r, p.s.opts.Limits.TrustedHeader), limitModerator)
+	if ok {
+		return true, retry
+	}
+	return false, roundUp(retry)
+}
+
+func (p ports) TokenFailed(r *http.Request) {
+	p.s.take(context.WithoutCancel(r.Context()), clientOf(r, p.s.opts.Limits.TrustedHeader), limitModerator)
+}
+
+func (p ports) Flags(ctx context.Context) ([]fairplay.Flag, error) { return p.s.fair.store.Flags(ctx) }
+
+func (p ports) Review(ctx context.Context, player string, st fairplay.Status) (review.Outcome, error) {
+	return p.s.fair.holds.Review(ctx, player, st, p.s.syncReviewed) // held.go
+}
+
+func (p ports) Links(ctx context.Context, flags []fairplay.Flag) (map[string][]protocol.AccountLink, error) {
+	return p.s.flagLinks(ctx, flags) // linked.go
+}
+
+func (p ports) Scouting(ctx context.Context, flags []fairplay.Flag) (map[string][]review.Scouted, map[string]string, error) {
+	return p.s.flagScouting(ctx, flags) // scouting.go
+}
+
+func (p ports) Status(err error) (int, string) {
+	_, status := errorCode(err)
+	return status, errorMessage(err)
+}
+
+// Identity.
+
+// newIdentity is the accounts' HTTP side (package identity) over the
+// account service and the players' sessions.
+func (s *Server) newIdentity(svc *accounts.Service) *identity.Identity {
+	p := ports{s}
+	return identity.New(identity.Options{Store: s.acct.store, Service: svc, Sessions: s.acct.sessions,
+		BaseURL: s.opts.BaseURL, SecureCookies: s.secureCookies(), ProofBits: s.opts.ProofBits,
+		Limits: p, Sightings: p, Answers: p, Logger: s.log, Now: s.now})
+}
+
+// identityLimits are the server's limits of package identity's budgets.
+var identityLimits = map[identity.Limit]action{
+	identity.Logins:      limitLogins,
+	identity.LoginClient: limitLoginClient,
+	identity.LoginName:   limitLoginName,
+	identity.Proofs:      limitProofs,
+	identity.Signups:     limitSignups,
+}
+
+func (p ports) Client(r *http.Request) string { return clientOf(r, p.s.opts.Limits.TrustedHeader) }
+
+func (p ports) Peek(ctx context.Context, key string, l identity.Limit) (bool, time.Duration) {
+	ok, retry := p.s.peek(ctx, key, identityLimits[l])
+	if ok {
+		return true, retry
+	}
+	return false, roundUp(retry)
+}
+
+func (p ports) Take(ctx context.Context, key string, l identity.Limit) (bool, time.Duration) {
+	ok, retry := p.s.take(ctx, key, identityLimits[l])
+	if ok {
+		return true, retry
+	}
+	return false, roundUp(retry)
+}
+
+func (p ports) See(r *http.Request, a accounts.Account) error { return p.s.see(r, a) } // linked.go
+
+func (p ports) Retry(err error, after time.Duration) error {
+	return &retryError{err: err, after: after}
+}

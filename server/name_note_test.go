@@ -63,7 +63,7 @@ func TestNameNoteShown(t *testing.T) {
 	}
 	g.wantStatus(g.do("POST", "/api/account/login", map[string]any{"name": "GreedyBot", "password": "correct horse"}, nil), http.StatusOK)
 	var refused protocol.APIError
-	resp := g.do("POST", "/api/rooms", map[string]any{"settings": ratedMatch}, &refused)
+	resp := g.do("POST", "/api/rooms", map[string]any{"settings": ratedMatch()}, &refused)
 	if resp.StatusCode != http.StatusForbidden || refused.Code != protocol.ErrCodeNotEligible || !strings.Contains(refused.Message, "new name") {
 		t.Errorf("GreedyBot's rated room = %d %+v, want 403 not_eligible asking for a new name", resp.StatusCode, refused)
 	}
@@ -89,7 +89,7 @@ func TestNameNoteShown(t *testing.T) {
 	if p.Name != "Greta" || p.NameNote != "" {
 		t.Errorf("after the rename: %+v, want Greta without a note", p)
 	}
-	g.wantStatus(g.do("POST", "/api/rooms", map[string]any{"settings": ratedMatch}, nil), http.StatusCreated)
+	g.wantStatus(g.do("POST", "/api/rooms", map[string]any{"settings": ratedMatch()}, nil), http.StatusCreated)
 	g.wantStatus(g.do("GET", "/api/players/GreedyBot", nil, nil), http.StatusNotFound)
 
 	// A name with no note is kept: no rename.

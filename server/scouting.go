@@ -12,7 +12,7 @@ import (
 
 // flagScouting are the flagged accounts' scouted holes, against every
 // account ever linked to them, and their name notes (names from before
-// the name rules, account_name.go), by player id: for moderators, beside
+// the name rules, linked.go), by player id: for moderators, beside
 // the links and the evidence (docs/fairplay.md "Scouting").
 func (s *Server) flagScouting(ctx context.Context, flags []fairplay.Flag) (map[string][]review.Scouted, map[string]string, error) {
 	out, notes := map[string][]review.Scouted{}, map[string]string{}

@@ -231,7 +231,7 @@ type Server struct {
 	// tasks are the other goroutines the server starts (best scores,
 	// warm-ups, knockout rooms, result outboxes): Close waits for them.
 	tasks tasks
-	acct  accountState // account.go
+	acct  accountState // session.go
 
 	// analyzer runs and remembers the solver for every room and
 	// tournament; solver runs all of the server's solver work (solver.go);
@@ -372,7 +372,7 @@ func (s *Server) routes() {
 	m.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "ok\n") })
 	m.HandleFunc("GET /readyz", s.readyz)
 	if !s.opts.MetricsElsewhere {
-		m.Handle("GET /metrics", s.guardMetrics(s.MetricsHandler())) // moderator.go
+		m.Handle("GET /metrics", s.guardMetrics(s.MetricsHandler())) // metrics.go
 	}
 	m.HandleFunc("GET /ws", s.capSockets(s.serveWS))
 	m.HandleFunc("POST /api/rooms", s.createRoom)
@@ -510,10 +510,6 @@ func writeError(w http.ResponseWriter, status int, code, msg string) {
 }
 
 func decodeBody(r *http.Request, v any) error { return api.DecodeBody(r, v) }
-
-// unavailableRetry is the Retry-After of a 503 that names no wait of its
-// own: a backend (the store, the database) did not answer.
-const unavailableRetry = api.UnavailableRetry
 
 func (s *Server) fail(w http.ResponseWriter, err error) {
 	code, status := errorCode(err)

@@ -1,4 +1,4 @@
-package server
+package identity
 
 import (
 	"encoding/base64"
@@ -16,6 +16,7 @@ import (
 	"golfsolitaire/accounts"
 	"golfsolitaire/match"
 	"golfsolitaire/protocol"
+	"golfsolitaire/server/internal/api"
 )
 
 // Passkeys (WebAuthn, github.com/go-webauthn/webauthn): a logged-in
@@ -31,11 +32,11 @@ const (
 
 // Passkey refusals.
 var (
-	errPasskeyFailed = errors.New("server: passkey not accepted")
+	ErrPasskeyFailed = errors.New("server: passkey not accepted")
 	errTooManyKeys   = fmt.Errorf("%w: an account has at most %d passkeys; delete one first", match.ErrInvalid, accounts.MaxPasskeys)
 )
 
-func (s *Server) passkeyRoutes(m *http.ServeMux) {
+func (s *Identity) passkeyRoutes(m *http.ServeMux) {
 	m.HandleFunc("POST /api/account/passkeys/begin", s.passkeyRegisterBegin)
 	m.HandleFunc("POST /api/account/passkeys/finish", s.passkeyRegisterFinish)
 	m.HandleFunc("GET /api/account/passkeys", s.passkeyList)
@@ -48,26 +49,26 @@ func (s *Server) passkeyRoutes(m *http.ServeMux) {
 // --base-url, or without one the site the request was sent to (a passkey
 // is bound by the browser to the site it was made on, so a request naming
 // another host can only reach passkeys of that host).
-func (s *Server) relyingParty(r *http.Request) (*webauthn.WebAuthn, error) {
+func (s *Identity) relyingParty(r *http.Request) (*webauthn.WebAuthn, error) {
 	origin := ""
-	if base, err := url.Parse(s.opts.BaseURL); err == nil && base.Scheme != "" && base.Host != "" {
+	if base, err := url.Parse(s.o.BaseURL); err == nil && base.Scheme != "" && base.Host != "" {
 		origin = base.Scheme + "://" + base.Host
 	} else {
 		scheme := "http"
-		if r.TLS != nil || s.secureCookies() || r.Header.Get("X-Forwarded-Proto") == "https" {
+		if r.TLS != nil || s.o.SecureCookies || r.Header.Get("X-Forwarded-Proto") == "https" {
 			scheme = "https"
 		}
 		origin = scheme + "://" + r.Host
 	}
 	u, err := url.Parse(origin)
 	if err != nil || u.Hostname() == "" {
-		return nil, fmt.Errorf("%w: passkeys need the site's name (this request names %q)", errPasskeyFailed, r.Host)
+		return nil, fmt.Errorf("%w: passkeys need the site's name (this request names %q)", ErrPasskeyFailed, r.Host)
 	}
 	wa, err := webauthn.New(&webauthn.Config{RPID: u.Hostname(), RPDisplayName: "Golf Solitaire", RPOrigins: []string{origin}})
 	if err != nil {
 		// An address rather than a name: WebAuthn binds passkeys to
 		// domain names only.
-		return nil, fmt.Errorf("%w: passkeys need the site to be reached by a domain name, not %q (%v)", errPasskeyFailed, u.Hostname(), err)
+		return nil, fmt.Errorf("%w: passkeys need the site to be reached by a domain name, not %q (%v)", ErrPasskeyFailed, u.Hostname(), err)
 	}
 	return wa, nil
 }
@@ -87,8 +88,8 @@ func (u *passkeyUser) WebAuthnDisplayName() string                { return u.a.N
 func (u *passkeyUser) WebAuthnCredentials() []webauthn.Credential { return u.creds }
 
 // loadPasskeyUser reads an account's passkeys as go-webauthn credentials.
-func (s *Server) loadPasskeyUser(r *http.Request, a accounts.Account) (*passkeyUser, error) {
-	ps, err := s.acct.store.Passkeys(r.Context(), a.ID)
+func (s *Identity) loadPasskeyUser(r *http.Request, a accounts.Account) (*passkeyUser, error) {
+	ps, err := s.o.Store.Passkeys(r.Context(), a.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -105,20 +106,20 @@ func (s *Server) loadPasskeyUser(r *http.Request, a accounts.Account) (*passkeyU
 
 // ceremony keeps a ceremony's state in the session, and takes it back
 // (once: a second finish with the same challenge is refused).
-func (s *Server) putCeremony(r *http.Request, key string, sd *webauthn.SessionData) error {
+func (s *Identity) putCeremony(r *http.Request, key string, sd *webauthn.SessionData) error {
 	b, err := json.Marshal(sd)
 	if err != nil {
 		return err
 	}
-	s.acct.sessions.Put(r.Context(), key, b)
+	s.o.Sessions.Put(r.Context(), key, b)
 	return nil
 }
 
-func (s *Server) takeCeremony(r *http.Request, key string) (webauthn.SessionData, error) {
+func (s *Identity) takeCeremony(r *http.Request, key string) (webauthn.SessionData, error) {
 	var sd webauthn.SessionData
-	b, ok := s.acct.sessions.Pop(r.Context(), key).([]byte)
+	b, ok := s.o.Sessions.Pop(r.Context(), key).([]byte)
 	if !ok || len(b) == 0 {
-		return sd, fmt.Errorf("%w: no passkey ceremony in progress in this session (call begin first)", errPasskeyFailed)
+		return sd, fmt.Errorf("%w: no passkey ceremony in progress in this session (call begin first)", ErrPasskeyFailed)
 	}
 	if err := json.Unmarshal(b, &sd); err != nil {
 		return sd, err
@@ -128,7 +129,7 @@ func (s *Server) takeCeremony(r *http.Request, key string) (webauthn.SessionData
 
 // beginCeremony answers a ceremony's first step: begin's options for the
 // browser, its session data kept for the finish.
-func (s *Server) beginCeremony(w http.ResponseWriter, r *http.Request, key string, begin func(*webauthn.WebAuthn) (any, *webauthn.SessionData, error)) {
+func (s *Identity) beginCeremony(w http.ResponseWriter, r *http.Request, key string, begin func(*webauthn.WebAuthn) (any, *webauthn.SessionData, error)) {
 	wa, err := s.relyingParty(r)
 	if err != nil {
 		s.fail(w, err)
@@ -142,12 +143,12 @@ func (s *Server) beginCeremony(w http.ResponseWriter, r *http.Request, key strin
 		s.fail(w, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, options)
+	api.WriteJSON(w, http.StatusOK, options)
 }
 
 // finishCeremony takes back the ceremony begun in this session and the
 // relying party to check the browser's answer with.
-func (s *Server) finishCeremony(r *http.Request, key string) (webauthn.SessionData, *webauthn.WebAuthn, error) {
+func (s *Identity) finishCeremony(r *http.Request, key string) (webauthn.SessionData, *webauthn.WebAuthn, error) {
 	sd, err := s.takeCeremony(r, key)
 	if err != nil {
 		return sd, nil, err
@@ -158,13 +159,13 @@ func (s *Server) finishCeremony(r *http.Request, key string) (webauthn.SessionDa
 
 // passkeyFailed is a ceremony's failure in go-webauthn's words.
 func passkeyFailed(err error) error {
-	return fmt.Errorf("%w: %s", errPasskeyFailed, webauthnReason(err))
+	return fmt.Errorf("%w: %s", ErrPasskeyFailed, webauthnReason(err))
 }
 
 // passkeyRegisterBegin is POST /api/account/passkeys/begin: the options for
 // navigator.credentials.create ({"publicKey": ...}).
-func (s *Server) passkeyRegisterBegin(w http.ResponseWriter, r *http.Request) {
-	a, err := s.currentAccount(r)
+func (s *Identity) passkeyRegisterBegin(w http.ResponseWriter, r *http.Request) {
+	a, err := s.Current(r)
 	if err != nil {
 		s.fail(w, err)
 		return
@@ -191,8 +192,8 @@ func (s *Server) passkeyRegisterBegin(w http.ResponseWriter, r *http.Request) {
 
 // passkeyRegisterFinish is POST /api/account/passkeys/finish with the
 // browser's PublicKeyCredential (as JSON): the passkey is kept, 201.
-func (s *Server) passkeyRegisterFinish(w http.ResponseWriter, r *http.Request) {
-	a, err := s.currentAccount(r)
+func (s *Identity) passkeyRegisterFinish(w http.ResponseWriter, r *http.Request) {
+	a, err := s.Current(r)
 	if err != nil {
 		s.fail(w, err)
 		return
@@ -226,13 +227,13 @@ func (s *Server) passkeyRegisterFinish(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, err)
 		return
 	}
-	p, err := s.acct.store.AddPasskey(r.Context(), accounts.Passkey{ID: cred.ID, Account: a.ID, Credential: data})
+	p, err := s.o.Store.AddPasskey(r.Context(), accounts.Passkey{ID: cred.ID, Account: a.ID, Credential: data})
 	if err != nil {
 		s.fail(w, err)
 		return
 	}
-	s.log.Info("passkey registered", "name", a.Name)
-	writeJSON(w, http.StatusCreated, passkeyJSON(p))
+	s.o.Logger.Info("passkey registered", "name", a.Name)
+	api.WriteJSON(w, http.StatusCreated, passkeyJSON(p))
 }
 
 func passkeyJSON(p accounts.Passkey) protocol.Passkey {
@@ -245,13 +246,13 @@ func passkeyJSON(p accounts.Passkey) protocol.Passkey {
 }
 
 // passkeyList is GET /api/account/passkeys: the account's passkeys.
-func (s *Server) passkeyList(w http.ResponseWriter, r *http.Request) {
-	a, err := s.currentAccount(r)
+func (s *Identity) passkeyList(w http.ResponseWriter, r *http.Request) {
+	a, err := s.Current(r)
 	if err != nil {
 		s.fail(w, err)
 		return
 	}
-	ps, err := s.acct.store.Passkeys(r.Context(), a.ID)
+	ps, err := s.o.Store.Passkeys(r.Context(), a.ID)
 	if err != nil {
 		s.fail(w, err)
 		return
@@ -260,13 +261,13 @@ func (s *Server) passkeyList(w http.ResponseWriter, r *http.Request) {
 	for _, p := range ps {
 		out = append(out, passkeyJSON(p))
 	}
-	writeJSON(w, http.StatusOK, out)
+	api.WriteJSON(w, http.StatusOK, out)
 }
 
 // passkeyDelete is DELETE /api/account/passkeys/{id}: 204, or 404 when the
 // account has no passkey by that id.
-func (s *Server) passkeyDelete(w http.ResponseWriter, r *http.Request) {
-	a, err := s.currentAccount(r)
+func (s *Identity) passkeyDelete(w http.ResponseWriter, r *http.Request) {
+	a, err := s.Current(r)
 	if err != nil {
 		s.fail(w, err)
 		return
@@ -276,9 +277,9 @@ func (s *Server) passkeyDelete(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, fmt.Errorf("%w: a passkey id is base64url without padding, not %q", match.ErrInvalid, r.PathValue("id")))
 		return
 	}
-	if err := s.acct.store.DeletePasskey(r.Context(), a.ID, id); err != nil {
+	if err := s.o.Store.DeletePasskey(r.Context(), a.ID, id); err != nil {
 		if errors.Is(err, accounts.ErrNotFound) {
-			err = fmt.Errorf("%w: you have no passkey %s", errPasskeyNotFound, r.PathValue("id"))
+			err = fmt.Errorf("%w: you have no passkey %s", ErrPasskeyNotFound, r.PathValue("id"))
 		}
 		s.fail(w, err)
 		return
@@ -286,12 +287,12 @@ func (s *Server) passkeyDelete(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNoContent)
 }
 
-var errPasskeyNotFound = errors.New("server: no such passkey")
+var ErrPasskeyNotFound = errors.New("server: no such passkey")
 
 // passkeyLoginBegin is POST /api/account/passkey-login/begin: the options
 // for navigator.credentials.get ({"publicKey": ...}), with no name: the
 // browser offers the passkeys it has for this site. Limited like logins.
-func (s *Server) passkeyLoginBegin(w http.ResponseWriter, r *http.Request) {
+func (s *Identity) passkeyLoginBegin(w http.ResponseWriter, r *http.Request) {
 	if !s.allowPasskeyLogin(w, r) {
 		return
 	}
@@ -302,7 +303,7 @@ func (s *Server) passkeyLoginBegin(w http.ResponseWriter, r *http.Request) {
 
 // passkeyLoginFinish is POST /api/account/passkey-login/finish with the
 // browser's PublicKeyCredential (as JSON): logged in, 200 with the player.
-func (s *Server) passkeyLoginFinish(w http.ResponseWriter, r *http.Request) {
+func (s *Identity) passkeyLoginFinish(w http.ResponseWriter, r *http.Request) {
 	sd, wa, err := s.finishCeremony(r, sessionPasskeyLogin)
 	if err != nil {
 		s.fail(w, err)
@@ -315,14 +316,14 @@ func (s *Server) passkeyLoginFinish(w http.ResponseWriter, r *http.Request) {
 	}
 	var who accounts.Account
 	find := func(rawID, handle []byte) (webauthn.User, error) {
-		p, err := s.acct.store.PasskeyByID(r.Context(), rawID)
+		p, err := s.o.Store.PasskeyByID(r.Context(), rawID)
 		if err != nil {
 			return nil, err
 		}
 		if string(handle) != string(userHandle(p.Account)) {
-			return nil, fmt.Errorf("%w: the passkey's user handle is not its account's", errPasskeyFailed)
+			return nil, fmt.Errorf("%w: the passkey's user handle is not its account's", ErrPasskeyFailed)
 		}
-		a, err := s.acct.store.ByID(r.Context(), p.Account)
+		a, err := s.o.Store.ByID(r.Context(), p.Account)
 		if err != nil {
 			return nil, err
 		}
@@ -332,8 +333,8 @@ func (s *Server) passkeyLoginFinish(w http.ResponseWriter, r *http.Request) {
 	_, cred, err := wa.ValidatePasskeyLogin(find, sd, parsed)
 	if err != nil {
 		if errors.Is(err, accounts.ErrNotFound) {
-			err = fmt.Errorf("%w: this passkey is not registered here (it may have been deleted)", errPasskeyFailed)
-		} else if !errors.Is(err, errPasskeyFailed) {
+			err = fmt.Errorf("%w: this passkey is not registered here (it may have been deleted)", ErrPasskeyFailed)
+		} else if !errors.Is(err, ErrPasskeyFailed) {
 			err = passkeyFailed(err)
 		}
 		s.fail(w, err)
@@ -342,8 +343,8 @@ func (s *Server) passkeyLoginFinish(w http.ResponseWriter, r *http.Request) {
 	if cred.Authenticator.CloneWarning {
 		// The signature counter went backwards: two authenticators share
 		// the key.
-		s.log.Warn("passkey login refused: signature counter went backwards", "name", who.Name)
-		s.fail(w, fmt.Errorf("%w: the passkey's signature counter went backwards, which a copied key does", errPasskeyFailed))
+		s.o.Logger.Warn("passkey login refused: signature counter went backwards", "name", who.Name)
+		s.fail(w, fmt.Errorf("%w: the passkey's signature counter went backwards, which a copied key does", ErrPasskeyFailed))
 		return
 	}
 	data, err := json.Marshal(cred)
@@ -351,7 +352,7 @@ func (s *Server) passkeyLoginFinish(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, err)
 		return
 	}
-	if err := s.acct.store.UsePasskey(r.Context(), cred.ID, data, time.Now()); err != nil {
+	if err := s.o.Store.UsePasskey(r.Context(), cred.ID, data, time.Now()); err != nil {
 		s.fail(w, err)
 		return
 	}

@@ -259,9 +259,10 @@ func TestServeDatabaseOutage(t *testing.T) {
 		m    proxyMode
 	}{{"refused", refuse}, {"black hole", blackHole}} {
 		proxy.set(mode.m)
-		// The requests are independent: they run at once, so the black
-		// hole costs one --db-timeout, not one per request; each must
-		// still answer 503 with Retry-After on its own.
+		// In the black hole the requests run at once, so it costs one
+		// --db-timeout, not one per request; each must still answer 503
+		// with Retry-After on its own. A refused connection answers in
+		// milliseconds: those run one at a time.
 		var (
 			mu      sync.Mutex
 			slowest time.Duration
@@ -296,6 +297,9 @@ func TestServeDatabaseOutage(t *testing.T) {
 					}
 				}
 			}()
+			if mode.m != blackHole {
+				wg.Wait()
+			}
 		}
 		wg.Wait()
 		if t.Failed() {

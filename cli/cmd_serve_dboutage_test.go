@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -225,11 +226,10 @@ func TestServeDatabaseOutage(t *testing.T) {
 		{"profile page", anon, "GET", "/@/Ana", "", nil, http.StatusOK},
 		{"fair-play review", anon, "POST", "/api/fairplay/flags/account:1/clear", "", http.Header{"Authorization": {"Bearer moderator-secret"}}, http.StatusNotFound},
 	}
-	do := func(r request) (int, http.Header, string, time.Duration) {
-		t.Helper()
+	do := func(r request) (int, http.Header, string, time.Duration, error) {
 		req, err := http.NewRequest(r.method, base+r.path, strings.NewReader(r.body))
 		if err != nil {
-			t.Fatal(err)
+			return 0, nil, "", 0, err
 		}
 		for k, v := range r.header {
 			req.Header[k] = v
@@ -240,14 +240,17 @@ func TestServeDatabaseOutage(t *testing.T) {
 		start := time.Now()
 		resp, err := r.c.Do(req)
 		if err != nil {
-			t.Fatalf("%s: %v (after %v)", r.name, err, time.Since(start))
+			return 0, nil, "", 0, fmt.Errorf("%v (after %v)", err, time.Since(start))
 		}
 		defer resp.Body.Close()
 		b, _ := io.ReadAll(resp.Body)
-		return resp.StatusCode, resp.Header, string(b), time.Since(start)
+		return resp.StatusCode, resp.Header, string(b), time.Since(start), nil
 	}
 	readyz := func(path string) int {
-		st, _, _, _ := do(request{name: path, c: anon, method: "GET", path: path})
+		st, _, _, _, err := do(request{name: path, c: anon, method: "GET", path: path})
+		if err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
 		return st
 	}
 
@@ -256,26 +259,51 @@ func TestServeDatabaseOutage(t *testing.T) {
 		m    proxyMode
 	}{{"refused", refuse}, {"black hole", blackHole}} {
 		proxy.set(mode.m)
-		var slowest time.Duration
+		// In the black hole the requests run at once, so it costs one
+		// --db-timeout, not one per request; each must still answer 503
+		// with Retry-After on its own. A refused connection answers in
+		// milliseconds: those run one at a time.
+		var (
+			mu      sync.Mutex
+			slowest time.Duration
+			wg      sync.WaitGroup
+		)
 		for _, r := range requests {
 			if r.name == "signup" && mode.m == blackHole {
 				r.body = `{"name":"Cy","password":"correct horse"}`
 			}
-			st, h, body, took := do(r)
-			if len(body) > 200 {
-				body = body[:200] + "..."
-			}
-			slowest = max(slowest, took)
-			if st != http.StatusServiceUnavailable || h.Get("Retry-After") == "" {
-				t.Errorf("%s, database %s: %d (Retry-After %q) %s; want 503 with Retry-After", r.name, mode.name, st, h.Get("Retry-After"), body)
-				continue
-			}
-			if strings.HasPrefix(r.path, "/api/") {
-				var e struct{ Code, Message string }
-				if err := json.Unmarshal([]byte(body), &e); err != nil || e.Code != "unavailable" {
-					t.Errorf("%s, database %s: body %s, want code unavailable", r.name, mode.name, body)
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				st, h, body, took, err := do(r)
+				if err != nil {
+					t.Errorf("%s, database %s: %v", r.name, mode.name, err)
+					return
 				}
+				if len(body) > 200 {
+					body = body[:200] + "..."
+				}
+				mu.Lock()
+				slowest = max(slowest, took)
+				mu.Unlock()
+				if st != http.StatusServiceUnavailable || h.Get("Retry-After") == "" {
+					t.Errorf("%s, database %s: %d (Retry-After %q) %s; want 503 with Retry-After", r.name, mode.name, st, h.Get("Retry-After"), body)
+					return
+				}
+				if strings.HasPrefix(r.path, "/api/") {
+					var e struct{ Code, Message string }
+					if err := json.Unmarshal([]byte(body), &e); err != nil || e.Code != "unavailable" {
+						t.Errorf("%s, database %s: body %s, want code unavailable", r.name, mode.name, body)
+					}
+				}
+			}()
+			if mode.m != blackHole {
+				wg.Wait()
 			}
+		}
+		wg.Wait()
+		if t.Failed() {
+			t.FailNow()
 		}
 		t.Logf("database %s: the slowest answer took %v (--db-timeout 1s)", mode.name, slowest)
 		if st := readyz("/readyz"); st != http.StatusServiceUnavailable {
@@ -297,8 +325,8 @@ func TestServeDatabaseOutage(t *testing.T) {
 			if r.name == "signup" {
 				r.body = `{"name":"` + map[proxyMode]string{refuse: "Dee", blackHole: "Eve"}[mode.m] + `","password":"correct horse"}`
 			}
-			if st, _, body, _ := do(r); st != r.up {
-				t.Errorf("%s, database back after %s: %d %s, want %d", r.name, mode.name, st, body, r.up)
+			if st, _, body, _, err := do(r); err != nil || st != r.up {
+				t.Errorf("%s, database back after %s: %d %s (%v), want %d", r.name, mode.name, st, body, err, r.up)
 			}
 		}
 	}

@@ -294,7 +294,7 @@ func TestBotLeaseOneRunner(t *testing.T) {
 
 		sa.fail.Store(true)
 		cut := time.Now()
-		waitFor(t, 5*time.Second, "B to take the bot over", func() bool { return a.srv.RunningBots() == 0 && b.srv.RunningBots() == 1 })
+		waitFor(t, time.Minute, "B to take the bot over", func() bool { return a.srv.RunningBots() == 0 && b.srv.RunningBots() == 1 })
 		took := time.Since(cut)
 		atTakeover := cl.room(t, g.Code)
 		t.Logf("B took the bot over %v after A's leases were cut off (lease %v)", took.Round(time.Millisecond), lease)

@@ -129,7 +129,7 @@ func (tracer) TraceAcquireEnd(ctx context.Context, _ *pgxpool.Pool, _ pgxpool.Tr
 }
 
 // Unavailable reports whether err means the database could not be reached
-// or could not serve in time: a refused or broken connection, a call past
+// or could not serve in time: a refused, broken or closed connection, a call past
 // its deadline, a server shutting down or out of connections. Errors the
 // database answered (a constraint, a syntax error, no rows) are not.
 func Unavailable(err error) bool {
@@ -151,5 +151,6 @@ func Unavailable(err error) bool {
 	var connectErr *pgconn.ConnectError
 	var netErr net.Error
 	return errors.As(err, &connectErr) || pgconn.Timeout(err) || errors.As(err, &netErr) ||
-		errors.Is(err, context.DeadlineExceeded) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF)
+		errors.Is(err, context.DeadlineExceeded) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) ||
+		errors.Is(err, pgconn.ErrConnClosed)
 }

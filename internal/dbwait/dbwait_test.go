@@ -39,6 +39,9 @@ func TestUnavailable(t *testing.T) {
 		{"deadline", fmt.Errorf("postgres: account: %w", context.DeadlineExceeded), true},
 		{"refused", fmt.Errorf("postgres: create account: %w", refused), true},
 		{"broken connection", fmt.Errorf("read: %w", io.ErrUnexpectedEOF), true},
+		// A transaction's rollback on a connection the driver closed when
+		// its socket went away replaces the first error (pgx.BeginFunc).
+		{"closed connection", fmt.Errorf("fairplay postgres: review: %w", pgconn.ErrConnClosed), true},
 	}
 	for _, tc := range tests {
 		if got := dbwait.Unavailable(tc.err); got != tc.want {

@@ -114,6 +114,9 @@ type ClientMessage struct {
 	Room     string `json:"room,omitempty"`
 	Token    string `json:"token,omitempty"` // seat token; empty to spectate
 	Since    int64  `json:"since,omitempty"` // last version seen; 0 for a snapshot
+	// Preview: a spectator's socket drawing a small preview of the room
+	// (the home page's featured game), not counted among its watchers.
+	Preview bool `json:"preview,omitempty"`
 	// move, ready, start, stand, rematch: Seq numbers each command of the
 	// connection's player, increasing. A move resent with the same Seq is
 	// acknowledged as a duplicate and applied once; a move whose Seq is not

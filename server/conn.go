@@ -40,6 +40,9 @@ type conn struct {
 	seat int // set by the hub on attach; read by the hub only
 	// version is the protocol version chosen at hello.
 	version int
+	// preview: a spectator drawing a preview (hello's preview), not
+	// counted among the room's watchers in what is on now.
+	preview bool
 	// tasks are the hints being solved for the connection.
 	tasks sync.WaitGroup
 	// reactions limits the connection's reactions (reactions.go).
@@ -129,7 +132,7 @@ func (c *conn) run(ctx context.Context) {
 		return
 	}
 	defer c.s.rooms.release(h)
-	c.token, c.version = hello.token, hello.version
+	c.token, c.version, c.preview = hello.token, hello.version, hello.preview
 	seat, err := h.attach(ctx, c, hello.since)
 	if err != nil {
 		c.fail(c.errorMsg(0, err), websocket.StatusPolicyViolation, "refused")
@@ -172,6 +175,7 @@ type helloInfo struct {
 	since       int64
 	// version is the protocol version chosen (protocol.Negotiate).
 	version int
+	preview bool
 }
 
 func (c *conn) readHello(ctx context.Context) (helloInfo, error) {
@@ -207,7 +211,7 @@ func (c *conn) readHello(ctx context.Context) (helloInfo, error) {
 	if m.Since < 0 {
 		return fail(protocol.ErrCodeBadMessage, "since must not be negative")
 	}
-	return helloInfo{room: code, token: m.Token, since: m.Since, version: version}, nil
+	return helloInfo{room: code, token: m.Token, since: m.Since, version: version, preview: m.Preview && m.Token == ""}, nil
 }
 
 // badVersionMessage says in words why a hello's protocol is refused and

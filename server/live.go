@@ -126,7 +126,9 @@ func (s *Server) localLive(ctx context.Context) liveCounts {
 			for c := range h.conns {
 				switch {
 				case c.seat < 0:
-					rl.spectators++
+					if !c.preview {
+						rl.spectators++
+					}
 				case c.seat < len(rm.Seats) && !rm.Seats[c.seat].Bot:
 					rl.players++
 				}

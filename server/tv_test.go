@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/coder/websocket"
+
 	"golfsolitaire/accounts"
 	"golfsolitaire/accounts/inmem"
 	"golfsolitaire/client"
@@ -87,6 +89,51 @@ func TestLiveFeatured(t *testing.T) {
 	l = waitFeatured(t, ctx, e.ts, g1.Code)
 	if f := l.Featured; !f.Rated || f.Rating == nil || *f.Rating != 1500 || f.Spectators != 0 {
 		t.Errorf("featured %+v, want the rated game at the new players' 1500", *f)
+	}
+}
+
+// TestLivePreviewNotCounted: the home page's preview of a room (hello's
+// preview) sees it as a spectator but is not counted among its watchers:
+// three previews of one game do not make it the most watched, nor count
+// in the site's spectators.
+func TestLivePreviewNotCounted(t *testing.T) {
+	t.Parallel()
+	ctx := testCtx(t)
+	e := newEnv(t)
+	public := map[string]any{"format": "match", "holes": 3, "seats": 2, "public": true, "spectators": true}
+	one := e.create(t, ctx, public, "Cy", "Di")
+	e.startRoom(t, ctx, one)
+	two := e.create(t, ctx, public, "Ed", "Flo")
+	e.startRoom(t, ctx, two)
+	dial(t, ctx, e.ts, one[0].Code, "")
+	for range 3 {
+		ws := rawDial(t, ctx, e.ts, nil)
+		if err := ws.Write(ctx, websocket.MessageText, []byte(`{"type":"hello","protocol":2,"room":"`+one[0].Code+`","preview":true}`)); err != nil {
+			t.Fatal(err)
+		}
+		if m := rawRead(t, ctx, ws); m.Type != protocol.TypeWelcome || m.Seat == nil || *m.Seat != match.SpectatorSeat {
+			t.Fatalf("a preview's hello: %+v, want a spectator's welcome", m)
+		}
+		go func() { // kept open, reading what any spectator is sent
+			for {
+				if _, _, err := ws.Read(ctx); err != nil {
+					return
+				}
+			}
+		}()
+	}
+	dial(t, ctx, e.ts, two[0].Code, "")
+	dial(t, ctx, e.ts, two[0].Code, "")
+	l := waitFeatured(t, ctx, e.ts, two[0].Code)
+	if f := l.Featured; f.Spectators != 2 {
+		t.Errorf("featured %+v, want the game watched twice", *f)
+	}
+	var live struct {
+		Spectators int `json:"spectators"`
+	}
+	getJSONInto(t, ctx, e.ts+"/api/live", &live)
+	if live.Spectators != 3 {
+		t.Errorf("spectators = %d, want 3 (previews left out)", live.Spectators)
 	}
 }
 

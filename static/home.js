@@ -323,6 +323,7 @@ function miniBoard(code) {
   box.dataset.code = code;
   if (!code) return;
   mini.watcher = watchRoom(code, {
+    preview: true,
     onView: (vw) => { if (mini.code === code) box.replaceChildren(...settledBoards(vw, { waits: false })); },
     onGone: () => { if (mini.code === code) box.replaceChildren(); },
   });

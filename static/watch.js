@@ -13,8 +13,10 @@ export const foundationGame = (s) => s?.game === 'black-hole' || s?.game === 'al
 
 // watchRoom opens a spectator's socket to the room: onView(view) gets
 // every view as it changes; onGone(code) once the room is gone or may not
-// be watched (the socket is stopped then). It returns {stop}.
-export function watchRoom(code, { onView, onGone = () => {} }) {
+// be watched (the socket is stopped then); preview marks a small preview
+// (the home page's), not counted among the room's watchers. It returns
+// {stop}.
+export function watchRoom(code, { onView, onGone = () => {}, preview = false }) {
   let lastV = 0;
   let socket = null;
   const views = viewTracker(() => socket?.send({ type: 'resync' }));
@@ -22,7 +24,8 @@ export function watchRoom(code, { onView, onGone = () => {} }) {
     path: () => '/ws',
     // A spectator's hello: no token. Every (re)connection starts from a
     // whole view.
-    hello: () => ({ type: 'hello', protocol: 2, room: code, since: 0 }),
+    // A preview (the home page's) is not counted among the watchers.
+    hello: () => ({ type: 'hello', protocol: 2, room: code, since: 0, ...(preview ? { preview: true } : {}) }),
     onMessage: (m) => {
       if (m.type === 'welcome') { views.reset(); return; }
       if (m.type === 'error') {

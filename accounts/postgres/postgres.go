@@ -185,12 +185,8 @@ func (s *Store) Create(ctx context.Context, a accounts.Account) (accounts.Accoun
 	err := s.pool.QueryRow(ctx,
 		`INSERT INTO accounts (name, name_key, name_skeleton, password_hash, name_note) VALUES ($1, $2, NULLIF($3, ''), $4, $5) RETURNING id, created_at`,
 		a.Name, a.Key, a.Skeleton, a.PasswordHash, a.NameNote).Scan(&a.ID, &a.Created)
-	var pgErr *pgconn.PgError
-	if errors.As(err, &pgErr) && pgErr.Code == "23505" {
-		if pgErr.ConstraintName == "accounts_name_skeleton" {
-			return accounts.Account{}, fmt.Errorf("%w: %q", accounts.ErrNameConfusable, a.Name)
-		}
-		return accounts.Account{}, fmt.Errorf("%w: %q", accounts.ErrNameTaken, a.Name)
+	if err := nameInUse(err, a.Name); err != nil {
+		return accounts.Account{}, err
 	}
 	if err != nil {
 		return accounts.Account{}, fmt.Errorf("postgres: create account: %w", err)

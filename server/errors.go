@@ -124,7 +124,8 @@ func inWords(msg string) string {
 	for _, p := range []string{"match: ", "golf: ", "server: ", "tourney: ", "store: ", "json: "} {
 		msg = strings.ReplaceAll(msg, p, "")
 	}
-	return msg
+	// Only at the start: "accounts: true" is an option's words.
+	return strings.TrimPrefix(msg, "accounts: ")
 }
 
 var (

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"golfsolitaire/accounts"
 	"golfsolitaire/match"
 	"golfsolitaire/protocol"
 )
@@ -31,13 +32,15 @@ func TestErrorsInWords(t *testing.T) {
 		{body(`{"settings": {}, "name": true}`, &protocol.CreateRoomRequest{}), "name must be a string"},
 		{fmt.Errorf("%w: hole 2 is in play, not 3", match.ErrWrongHole), "not the hole in play: hole 2 is in play, not 3"},
 		{fmt.Errorf("%w: seq 4 is not above 9", match.ErrStaleSeq), "stale seq: seq 4 is not above 9"},
+		{fmt.Errorf("%w: Ana is not playing in a public game now", accounts.ErrNotFound), "not found: Ana is not playing"},
+		{fmt.Errorf("%w: a rated tournament needs accounts: true", match.ErrInvalid), "needs accounts: true"},
 	}
 	for _, tc := range tests {
 		got := errorMessage(tc.err)
 		if !strings.Contains(got, tc.want) {
 			t.Errorf("%v: said %q, want %q", tc.err, got, tc.want)
 		}
-		for _, bad := range []string{"Go struct", "Go value", "unmarshal", "json:", "match:", "golf:", "invalid character"} {
+		for _, bad := range []string{"Go struct", "Go value", "unmarshal", "json:", "match:", "golf:", "invalid character", "accounts: not"} {
 			if strings.Contains(got, bad) {
 				t.Errorf("%q shows Go internals (%q)", got, bad)
 			}

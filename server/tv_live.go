@@ -285,7 +285,7 @@ func (s *Server) getLivePlayer(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if found == nil {
-		s.fail(w, fmt.Errorf("%w: %s is not in a public game now", accounts.ErrNotFound, name))
+		s.fail(w, fmt.Errorf("%w: %s is not playing in a public game now", accounts.ErrNotFound, name))
 		return
 	}
 	w.Header().Set("Cache-Control", "no-store")

@@ -199,10 +199,12 @@ func TestOtherInstanceEntry(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer func() { r1.Release(h1); loops1.Wait() }()
 	h2, err := r2.Acquire(ctx, "a")
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer func() { r2.Release(h2); loops2.Wait() }()
 	if err := h1.Queue(ctx, &struct{}{}); err != nil {
 		t.Fatal(err)
 	}
@@ -213,10 +215,6 @@ func TestOtherInstanceEntry(t *testing.T) {
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
-	r1.Release(h1)
-	r2.Release(h2)
-	loops1.Wait()
-	loops2.Wait()
 }
 
 func TestScheduleTicks(t *testing.T) {
@@ -227,6 +225,7 @@ func TestScheduleTicks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer func() { r.Release(h); loops.Wait() }()
 	if err := h.Do(ctx, func() { h.Schedule(time.Now(), true) }); err != nil {
 		t.Fatal(err)
 	}
@@ -238,6 +237,4 @@ func TestScheduleTicks(t *testing.T) {
 	if ticks, _ := Read(ctx, &h.Core, func() int { return h.ticks }); ticks != 1 {
 		t.Fatalf("%d ticks, want 1", ticks)
 	}
-	r.Release(h)
-	loops.Wait()
 }

@@ -15,6 +15,7 @@ import (
 	"golfsolitaire/golf"
 	"golfsolitaire/match"
 	"golfsolitaire/protocol"
+	"golfsolitaire/server/internal/hubs"
 	"golfsolitaire/solverpool"
 	"golfsolitaire/store"
 )
@@ -89,7 +90,7 @@ func (s *Server) hintFor(ctx context.Context, h *hub, seat, hole int) (move stri
 		board []byte
 		v     int64
 	}
-	sn, err := readErr(ctx, &h.hubCore, func() (snap, error) {
+	sn, err := hubs.ReadErr(ctx, &h.Core, func() (snap, error) {
 		sn := snap{v: h.room.Version}
 		r := h.room
 		if !r.Settings.Solo() || r.Tournament != "" {
@@ -187,7 +188,7 @@ func (h *hub) recordBests() {
 				return ev, nil
 			})
 			if r.err != nil && !errors.Is(r.err, match.ErrNoChange) && !errors.Is(r.err, store.ErrUnavailable) && !errors.Is(r.err, context.DeadlineExceeded) {
-				h.log.Warn("best score not recorded", "hole", n, "err", r.err)
+				h.Log.Warn("best score not recorded", "hole", n, "err", r.err)
 			}
 		})
 	}

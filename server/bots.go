@@ -14,6 +14,7 @@ import (
 	"golfsolitaire/botrun"
 	"golfsolitaire/match"
 	"golfsolitaire/protocol"
+	"golfsolitaire/server/internal/hubs"
 	"golfsolitaire/store"
 )
 
@@ -44,12 +45,12 @@ func (s *Server) addBot(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, fmt.Errorf("%w: %v", match.ErrInvalid, err))
 		return
 	}
-	h, err := s.rooms.acquire(r.Context(), code)
+	h, err := s.rooms.Acquire(r.Context(), code)
 	if err != nil {
 		s.fail(w, notFound(err))
 		return
 	}
-	_, err = readErr(r.Context(), &h.hubCore, func() (struct{}, error) {
+	_, err = hubs.ReadErr(r.Context(), &h.Core, func() (struct{}, error) {
 		room := h.room
 		switch {
 		case room.Tournament != "":
@@ -63,7 +64,7 @@ func (s *Server) addBot(w http.ResponseWriter, r *http.Request) {
 		}
 		return struct{}{}, nil
 	})
-	s.rooms.release(h)
+	s.rooms.Release(h)
 	if err != nil {
 		s.fail(w, err)
 		return

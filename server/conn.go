@@ -123,7 +123,7 @@ func (c *conn) run(ctx context.Context) {
 	if err != nil {
 		return
 	}
-	h, err := c.s.rooms.acquire(ctx, hello.room)
+	h, err := c.s.rooms.Acquire(ctx, hello.room)
 	if err != nil {
 		if errors.Is(err, errRoomNotFound) || isNotFound(err) {
 			err = errRoomNotFound
@@ -131,7 +131,7 @@ func (c *conn) run(ctx context.Context) {
 		c.fail(c.errorMsg(0, err), websocket.StatusPolicyViolation, "no such room")
 		return
 	}
-	defer c.s.rooms.release(h)
+	defer c.s.rooms.Release(h)
 	c.token, c.version, c.preview = hello.token, hello.version, hello.preview
 	seat, err := h.attach(ctx, c, hello.since)
 	if err != nil {
@@ -256,7 +256,7 @@ func (c *conn) eventFor(ctx context.Context, h *hub, seat int, m protocol.Client
 	case protocol.TypeResync:
 		// The client's view is not a patch's base: a snapshot, to
 		// players and spectators alike.
-		h.do(ctx, func() {
+		h.Do(ctx, func() {
 			if _, ok := h.conns[c]; ok {
 				h.sendSnapshot(c)
 			}

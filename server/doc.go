@@ -24,14 +24,15 @@
 //     conn.command: eventFor turns the message into a builder of a
 //     match.Event (a ping, a resync, a hint, a reaction are answered on
 //     the spot), and play hands it to the hub and answers with the ack.
-//  3. core.go: the hub's core. A registry starts one hub per room on
-//     first use (subscribe to the room's log on the store's bus, then
-//     load its snapshot) and stops it with its last user. Work reaches
-//     the hub's single loop as ops; the loop also applies other
-//     instances' events, fires the room's deadlines (ticks) and checks
-//     for lost messages every ResyncEvery. What a kind of hub adds is
-//     its hubLogic, plus the optional capabilities it has (hubLifecycle,
-//     hubTimer, hubBatcher).
+//  3. server/internal/hubs: the hub's core, shared by rooms and
+//     tournaments. A hubs.Registry starts one hub per room on first use
+//     (subscribe to the room's log on the store's bus, then load its
+//     snapshot) and stops it with its last user. Work reaches the hub's
+//     single loop as ops; the loop also applies other instances' events,
+//     fires the room's deadlines (ticks) and checks for lost messages
+//     every ResyncEvery. What a kind of hub adds is its hubs.Logic, plus
+//     the optional capabilities it has (hubs.Lifecycle, hubs.Timer,
+//     hubs.Batcher); core.go asserts which each kind has.
 //  4. hub.go: hub.apply, on the loop, builds the event against the cached
 //     room and runs match.Room.Apply, which validates before it mutates.
 //     The logged event is appended to the store with the version it
@@ -80,9 +81,9 @@
 //
 // # Where things are
 //
-// Rooms: server.go (options, routes, create and join), hub.go and
-// core.go (hubs), conn.go, sender.go, cork.go (sockets), gone.go (a room
-// that expired under its hub), quickmatch.go, replay.go, review.go and
+// Rooms: server.go (options, routes, create and join), hub.go, core.go
+// and server/internal/hubs (hubs), conn.go, sender.go, cork.go
+// (sockets), gone.go (a room that expired under its hub), quickmatch.go, replay.go, review.go and
 // analysis.go (hole replays, post-round analysis, hints and best lines),
 // reactions.go, bots.go and botnet.go (practice bots, run by package
 // botrun over an in-memory network), solver.go and solver_metrics.go

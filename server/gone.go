@@ -18,8 +18,8 @@ func (h *hub) vanish() {
 		return
 	}
 	h.gone, h.stale = true, false
-	h.hubCore.schedule(h.s.now(), false)
-	h.log.Warn("the room no longer exists in the store (it expired, or the store lost it); its clients are told room_not_found",
+	h.Core.Schedule(h.s.now(), false)
+	h.Log.Warn("the room no longer exists in the store (it expired, or the store lost it); its clients are told room_not_found",
 		"connections", len(h.conns))
 	msg := codeMsg(0, protocol.ErrCodeRoomNotFound, "this room no longer exists")
 	for c := range h.conns {

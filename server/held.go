@@ -106,11 +106,11 @@ func (s *Server) syncRoomOnce(ctx context.Context, code string) bool {
 	if len(changes) == 0 {
 		return false
 	}
-	h, err := s.rooms.acquire(ctx, code)
+	h, err := s.rooms.Acquire(ctx, code)
 	if err != nil {
 		return false
 	}
-	defer s.rooms.release(h)
+	defer s.rooms.Release(h)
 	wrote := false
 	for _, c := range changes {
 		res := h.change(ctx, func(r *match.Room) (match.Event, error) {
@@ -147,7 +147,7 @@ func (s *Server) syncEntrantsHeld(ctx context.Context, id string, names []string
 	if err != nil {
 		return
 	}
-	defer s.tours.release(h)
+	defer s.tours.reg.Release(h)
 	for range heldSyncRounds {
 		if !s.syncTournamentOnce(ctx, h, id, names) {
 			return

@@ -11,6 +11,7 @@ import (
 	"golfsolitaire/match"
 	"golfsolitaire/protocol"
 	"golfsolitaire/protocol/patch"
+	"golfsolitaire/server/internal/hubs"
 	"golfsolitaire/store"
 )
 
@@ -32,10 +33,11 @@ type delayed struct {
 	msg []byte
 }
 
-// hub keeps one room on this instance (the machine is hubCore's). Only its
-// loop goroutine touches its fields after start.
+// hub keeps one room on this instance (the machine is hubs.Core's). Only
+// its loop goroutine touches its fields after start.
 type hub struct {
-	hubCore[struct{}]
+	hubs.Core[struct{}]
+	s     *Server
 	code  string
 	room  *match.Room
 	conns map[*conn]struct{}
@@ -85,19 +87,19 @@ type hub struct {
 }
 
 // roomHubs are the live rooms of this instance.
-type roomHubs = registry[*hub, struct{}]
+type roomHubs = hubs.Registry[*hub, struct{}]
 
 func newRoomHubs(s *Server) *roomHubs {
-	return newRegistry(s, func(code string) *hub {
-		return &hub{hubCore: newCore[struct{}](s, "room", code), code: code, conns: map[*conn]struct{}{}}
+	return hubs.NewRegistry(s.hubEnv(), func(code string) *hub {
+		return &hub{s: s, Core: hubs.NewCore[struct{}](s.hubEnv(), "room", code), code: code, conns: map[*conn]struct{}{}}
 	}, (*hub).listenReactions)
 }
 
-func (h *hub) core() *hubCore[struct{}] { return &h.hubCore }
+func (h *hub) HubCore() *hubs.Core[struct{}] { return &h.Core }
 
-// load reads the room.
-func (h *hub) load(ctx context.Context) error {
-	room, _, err := loadState(ctx, h.st, h.code, h.s.decodeRoom)
+// Load reads the room.
+func (h *hub) Load(ctx context.Context) error {
+	room, _, err := hubs.LoadState(ctx, h.Store, h.code, h.s.decodeRoom)
 	if err != nil {
 		return err
 	}
@@ -114,7 +116,7 @@ func (s *Server) decodeRoom(data []byte) (*match.Room, error) {
 	return room, nil
 }
 
-func (h *hub) started() {
+func (h *hub) Started() {
 	h.s.metrics.rooms.Inc()
 	if roomWantsBots(h.room) {
 		h.s.bots.Kick() // a bot of the room may have lost its instance
@@ -123,16 +125,16 @@ func (h *hub) started() {
 	h.recordBests()
 }
 
-func (h *hub) stopped() {
+func (h *hub) Stopped() {
 	h.s.metrics.rooms.Dec()
 	if h.delayT != nil {
 		h.delayT.Stop()
 	}
 }
 
-func (h *hub) timer() *time.Timer { return h.delayT }
+func (h *hub) Timer() *time.Timer { return h.delayT }
 
-func (h *hub) fired() {
+func (h *hub) Fired() {
 	h.delayT = nil
 	h.flushDelayed()
 }
@@ -140,7 +142,7 @@ func (h *hub) fired() {
 // change runs build on the loop and applies the event it returns.
 func (h *hub) change(ctx context.Context, build func(r *match.Room) (match.Event, error)) result {
 	var r result
-	if err := h.do(ctx, func() { r = h.apply(ctx, build) }); err != nil {
+	if err := h.Do(ctx, func() { r = h.apply(ctx, build) }); err != nil {
 		return result{err: err}
 	}
 	return r
@@ -158,7 +160,7 @@ type moveAck struct {
 // connection got no frame (none attached here) the caller acks.
 func (h *hub) changeAcked(ctx context.Context, a *moveAck, build func(r *match.Room) (match.Event, error)) result {
 	var r result
-	if err := h.do(ctx, func() {
+	if err := h.Do(ctx, func() {
 		h.ack = a
 		r = h.apply(ctx, build)
 		h.ack = nil
@@ -170,7 +172,7 @@ func (h *hub) changeAcked(ctx context.Context, a *moveAck, build func(r *match.R
 
 // attach registers a connection and returns its seat.
 func (h *hub) attach(ctx context.Context, c *conn, since int64) (int, error) {
-	return readErr(ctx, &h.hubCore, func() (int, error) {
+	return hubs.ReadErr(ctx, &h.Core, func() (int, error) {
 		if h.gone {
 			return 0, errRoomNotFound
 		}
@@ -180,7 +182,7 @@ func (h *hub) attach(ctx context.Context, c *conn, since int64) (int, error) {
 
 // detach lets a connection go.
 func (h *hub) detach(ctx context.Context, c *conn) {
-	h.do(ctx, func() { h.detachConn(c) })
+	h.Do(ctx, func() { h.detachConn(c) })
 }
 
 // maxAttempts and contentionBudget bound retries when other instances
@@ -233,7 +235,7 @@ func (h *hub) apply(ctx context.Context, build func(r *match.Room) (match.Event,
 		// The store writes a snapshot only every SnapshotEvery events (Load
 		// folds the events after it): the room is encoded only then.
 		var snap []byte
-		if store.SnapshotDue(h.st.SnapshotEvery(), before, 1) {
+		if store.SnapshotDue(h.Store.SnapshotEvery(), before, 1) {
 			if snap, err = h.room.Encode(); err != nil {
 				h.discard(before)
 				return result{v: before, err: err}
@@ -249,7 +251,7 @@ func (h *hub) apply(ctx context.Context, build func(r *match.Room) (match.Event,
 		if len(outbox) > 0 {
 			v, err = h.s.store.AppendOutbox(ctx, h.code, before, snap, outbox, data)
 		} else {
-			v, err = h.st.Append(ctx, h.code, before, snap, data)
+			v, err = h.Store.Append(ctx, h.code, before, snap, data)
 		}
 		if err == nil {
 			h.s.outboxWritten(outbox)
@@ -272,8 +274,8 @@ func (h *hub) apply(ctx context.Context, build func(r *match.Room) (match.Event,
 	return result{v: h.room.Version, err: fmt.Errorf("%w: too much contention on the room", store.ErrUnavailable)}
 }
 
-// entry handles an entry from the subscription.
-func (h *hub) entry(e store.Entry) {
+// Entry handles an entry from the subscription.
+func (h *hub) Entry(e store.Entry) {
 	if h.gone {
 		return
 	}
@@ -300,16 +302,16 @@ func (h *hub) entry(e store.Entry) {
 				return
 			}
 		}
-		h.log.Error("cannot apply a stored event; reloading", "v", e.Version, "err", err)
+		h.Log.Error("cannot apply a stored event; reloading", "v", e.Version, "err", err)
 		h.resync(h.room.Version)
 	default:
 		h.resync(h.room.Version)
 	}
 }
 
-// check compares with the store's version now and then, so a lost
+// Check compares with the store's version now and then, so a lost
 // pub/sub message delays an update by at most ResyncEvery.
-func (h *hub) check() {
+func (h *hub) Check() {
 	if h.gone {
 		return
 	}
@@ -322,7 +324,7 @@ func (h *hub) check() {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
-	evs, err := h.st.Since(ctx, h.code, h.room.Version)
+	evs, err := h.Store.Since(ctx, h.code, h.room.Version)
 	if errors.Is(err, store.ErrNotFound) {
 		h.vanish()
 		return
@@ -357,16 +359,16 @@ func (h *hub) resync(from int64) bool {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 	defer cancel()
-	room, _, err := loadState(ctx, h.st, h.code, h.s.decodeRoom)
+	room, _, err := hubs.LoadState(ctx, h.Store, h.code, h.s.decodeRoom)
 	if errors.Is(err, store.ErrNotFound) {
 		h.vanish()
 		return false
 	}
 	if err != nil {
-		h.log.Warn("resync: the room cannot be loaded", "err", err)
+		h.Log.Warn("resync: the room cannot be loaded", "err", err)
 		return false
 	}
-	entries, err := h.st.Since(ctx, h.code, from)
+	entries, err := h.Store.Since(ctx, h.code, from)
 	h.room, h.stale = room, false
 	if err != nil {
 		for c := range h.conns {
@@ -419,16 +421,16 @@ func (h *hub) reseat() {
 }
 
 // schedule sets the timer for the room's next deadline.
-func (h *hub) schedule() { h.hubCore.schedule(h.room.NextDeadline()) }
+func (h *hub) schedule() { h.Core.Schedule(h.room.NextDeadline()) }
 
-func (h *hub) tick() {
+func (h *hub) Tick() {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 	defer cancel()
 	r := h.apply(ctx, func(*match.Room) (match.Event, error) {
 		return match.Event{Kind: match.KindTick, At: h.s.now()}, nil
 	})
 	if r.err != nil && !errors.Is(r.err, match.ErrNoChange) && !h.gone {
-		h.log.Warn("tick failed", "err", r.err)
+		h.Log.Warn("tick failed", "err", r.err)
 	}
 	h.schedule()
 }
@@ -481,7 +483,7 @@ func (h *hub) updateListing() {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
 	if err := h.s.store.SetListing(ctx, h.code, data); err != nil {
-		h.s.outage.warn(h.log, "listing update failed", err)
+		h.s.outage.warn(h.Log, "listing update failed", err)
 		return
 	}
 	h.s.outage.ok(h.s.log)
@@ -500,7 +502,7 @@ func (h *hub) expireFinished() {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
 	if err := h.s.store.Expire(ctx, h.code, h.s.opts.FinishedTTL); err != nil {
-		h.log.Warn("expire failed", "err", err)
+		h.Log.Warn("expire failed", "err", err)
 		return
 	}
 	h.finishedTTL = true
@@ -724,7 +726,7 @@ func (h *hub) attachConn(c *conn, since int64) (int, error) {
 		})
 		cancel()
 		if r.err != nil && !errors.Is(r.err, match.ErrNoChange) {
-			h.log.Warn("presence (back) not recorded", "err", r.err)
+			h.Log.Warn("presence (back) not recorded", "err", r.err)
 		}
 	}
 	h.conns[c] = struct{}{}
@@ -736,7 +738,7 @@ func (h *hub) attachConn(c *conn, since int64) (int, error) {
 	c.enqueue(welcome.Marshal())
 	if since > 0 && since < h.room.Version {
 		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
-		entries, err := h.st.Since(ctx, h.code, since)
+		entries, err := h.Store.Since(ctx, h.code, since)
 		cancel()
 		if err == nil {
 			now := h.s.now()
@@ -772,7 +774,7 @@ func (h *hub) reassertPresence(seat int) {
 			return match.Event{Kind: match.KindBack, Seat: seat, Conn: c.id}, nil
 		})
 		if r.err != nil && !errors.Is(r.err, match.ErrNoChange) {
-			h.log.Warn("presence (back) not recorded", "err", r.err)
+			h.Log.Warn("presence (back) not recorded", "err", r.err)
 		}
 		return
 	}
@@ -805,6 +807,6 @@ func (h *hub) detachConn(c *conn) {
 		return match.Event{Kind: kind, Seat: c.seat, Conn: conn}, nil
 	})
 	if r.err != nil && !errors.Is(r.err, match.ErrNoChange) {
-		h.log.Warn("presence not recorded", "kind", kind, "err", r.err)
+		h.Log.Warn("presence not recorded", "kind", kind, "err", r.err)
 	}
 }

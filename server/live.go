@@ -11,6 +11,7 @@ import (
 
 	"golfsolitaire/match"
 	"golfsolitaire/protocol"
+	"golfsolitaire/server/internal/hubs"
 	"golfsolitaire/tourney"
 )
 
@@ -113,8 +114,8 @@ type roomLive struct {
 // spectators of each watchable room in play.
 func (s *Server) localLive(ctx context.Context) liveCounts {
 	out := liveCounts{ID: s.id, Watched: map[string]int{}}
-	for _, h := range s.rooms.all() {
-		rl, err := read(ctx, &h.hubCore, func() roomLive {
+	for _, h := range s.rooms.All() {
+		rl, err := hubs.Read(ctx, &h.Core, func() roomLive {
 			rm := h.room
 			var rl roomLive
 			if rm == nil {

@@ -62,7 +62,7 @@ func (h *hub) listenReactions() {
 	sub, err := h.s.store.Listen(ctx, reactionTopic(h.code))
 	if err != nil {
 		cancel()
-		h.log.Warn("listening for reactions", "err", err)
+		h.Log.Warn("listening for reactions", "err", err)
 		return
 	}
 	h.s.hubLoops.Go(func() { // Close waits for it as for the hub's loop
@@ -70,13 +70,13 @@ func (h *hub) listenReactions() {
 		defer sub.Close()
 		for {
 			select {
-			case <-h.stop:
+			case <-h.Stopping():
 				return
 			case e, ok := <-sub.C():
 				if !ok {
 					return
 				}
-				h.do(ctx, func() {
+				h.Do(ctx, func() {
 					now := h.s.now()
 					for c := range h.conns {
 						h.deliver(c, e.Data, now)

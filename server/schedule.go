@@ -120,6 +120,6 @@ func (s *Server) createSlot(ctx context.Context, slot tourney.Slot) (id string, 
 	if err != nil {
 		return id, created, err
 	}
-	s.tours.release(h)
+	s.tours.reg.Release(h)
 	return id, created, nil
 }

@@ -28,6 +28,7 @@ import (
 	"golfsolitaire/results"
 	"golfsolitaire/seedpool"
 	"golfsolitaire/server/internal/api"
+	"golfsolitaire/server/internal/hubs"
 	"golfsolitaire/solverpool"
 	"golfsolitaire/store"
 	"golfsolitaire/tourney"
@@ -222,7 +223,7 @@ type Server struct {
 	handler http.Handler // mux behind the accounts middleware, compressed (compress.go)
 	metrics *metrics
 
-	// rooms and tours are the live hubs (core.go); hubLoops counts their
+	// rooms and tours are the live hubs (server/internal/hubs); hubLoops counts their
 	// running loops (rooms and tournaments) and the goroutines beside them,
 	// so Close can wait for them.
 	rooms    *roomHubs
@@ -429,7 +430,7 @@ func (s *Server) Close() {
 	s.stopBotNet()
 	s.stopTournamentClock()
 	s.tasks.stop()
-	for _, h := range s.rooms.all() {
+	for _, h := range s.rooms.All() {
 		for c := range snapshotConns(h) {
 			c.out.closeNow(websocket.StatusGoingAway, "server shutting down")
 		}
@@ -453,7 +454,7 @@ func (s *Server) Close() {
 func snapshotConns(h *hub) map[*conn]struct{} {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
-	m, _ := read(ctx, &h.hubCore, func() map[*conn]struct{} {
+	m, _ := hubs.Read(ctx, &h.Core, func() map[*conn]struct{} {
 		out := make(map[*conn]struct{}, len(h.conns))
 		for c := range h.conns {
 			out[c] = struct{}{}
@@ -595,10 +596,10 @@ func (s *Server) create(ctx context.Context, set match.Settings, name string) (p
 		return s.join(ctx, code, name, false)
 	}
 	// Make the room visible in the lobby at once.
-	h, err := s.rooms.acquire(ctx, code)
+	h, err := s.rooms.Acquire(ctx, code)
 	if err == nil {
-		h.do(ctx, h.updateListing)
-		s.rooms.release(h)
+		h.Do(ctx, h.updateListing)
+		s.rooms.Release(h)
 	}
 	return grant, nil
 }
@@ -610,11 +611,11 @@ func (s *Server) join(ctx context.Context, code, name string, bot bool) (protoco
 
 // joinToken seats a player with the token.
 func (s *Server) joinToken(ctx context.Context, code, name, token string, bot bool) (protocol.SeatGrant, error) {
-	h, err := s.rooms.acquire(ctx, code)
+	h, err := s.rooms.Acquire(ctx, code)
 	if err != nil {
 		return protocol.SeatGrant{}, notFound(err)
 	}
-	defer s.rooms.release(h)
+	defer s.rooms.Release(h)
 	res := h.change(ctx, func(r *match.Room) (match.Event, error) {
 		if err := linkedSeat(ctx, r); err != nil { // linked.go
 			return match.Event{}, err
@@ -628,7 +629,7 @@ func (s *Server) joinToken(ctx context.Context, code, name, token string, bot bo
 		seat  int
 		rated bool
 	}
-	j, err := read(ctx, &h.hubCore, func() joined { return joined{h.room.SeatOf(hashToken(token)), h.room.Settings.Rated} })
+	j, err := hubs.Read(ctx, &h.Core, func() joined { return joined{h.room.SeatOf(hashToken(token)), h.room.Settings.Rated} })
 	if err != nil {
 		return protocol.SeatGrant{}, err
 	}

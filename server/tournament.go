@@ -101,7 +101,7 @@ func (s *Server) withTournament(w http.ResponseWriter, r *http.Request, f func(h
 		s.fail(w, err)
 		return
 	}
-	defer s.tours.release(h)
+	defer s.tours.reg.Release(h)
 	s.tours.out.wait(r.Context(), id) // results this instance has yet to post
 	f(h)
 }
@@ -186,7 +186,7 @@ func (s *Server) newTournament(ctx context.Context, set tourney.Settings, name s
 	if err != nil {
 		return grant, err
 	}
-	defer s.tours.release(h)
+	defer s.tours.reg.Release(h)
 	if name != "" {
 		g, err := s.enter(ctx, h, protocol.JoinTournamentRequest{Name: name, Invite: grant.Invite})
 		if err != nil {

@@ -50,7 +50,7 @@ func (s *Server) runTournamentClock(c *tournamentClock) {
 	held := map[string]*thub{}
 	defer func() {
 		for _, h := range held {
-			s.tours.release(h)
+			s.tours.reg.Release(h)
 		}
 	}()
 	every := s.opts.ResyncEvery
@@ -89,7 +89,7 @@ func (s *Server) clockScan(held map[string]*thub, ahead time.Duration) {
 		if held[id] != nil {
 			continue
 		}
-		h, err := s.tours.registry.acquire(ctx, id)
+		h, err := s.tours.reg.Acquire(ctx, id)
 		if errors.Is(err, store.ErrNotFound) {
 			_ = ts.SetDue(ctx, id, time.Time{}) // it expired: forget it
 			continue
@@ -103,7 +103,7 @@ func (s *Server) clockScan(held map[string]*thub, ahead time.Duration) {
 	for id, h := range held {
 		if !want[id] {
 			delete(held, id)
-			s.tours.release(h)
+			s.tours.reg.Release(h)
 		}
 	}
 }

@@ -13,6 +13,7 @@ import (
 
 	"golfsolitaire/match"
 	"golfsolitaire/protocol"
+	"golfsolitaire/server/internal/hubs"
 	"golfsolitaire/store"
 	"golfsolitaire/tourney"
 )
@@ -20,15 +21,15 @@ import (
 // tournamentHubs are the live tournaments of this instance, and their
 // clock (tournament_clock.go) and outbox (tournament_results.go).
 type tournamentHubs struct {
-	*registry[*thub, tchange]
+	reg     *hubs.Registry[*thub, tchange]
 	clockMu sync.Mutex
 	clock   *tournamentClock
 	out     outbox
 }
 
 func newTournamentHubs(s *Server) *tournamentHubs {
-	ts := &tournamentHubs{registry: newRegistry(s, func(id string) *thub {
-		return &thub{hubCore: newCore[tchange](s, "tournament", id), id: id, watchers: map[*twatcher]struct{}{}}
+	ts := &tournamentHubs{reg: hubs.NewRegistry(s.hubEnv(), func(id string) *thub {
+		return &thub{s: s, Core: hubs.NewCore[tchange](s.hubEnv(), "tournament", id), id: id, watchers: map[*twatcher]struct{}{}}
 	}, nil)}
 	ts.out.init(s)
 	return ts
@@ -37,7 +38,7 @@ func newTournamentHubs(s *Server) *tournamentHubs {
 // acquire returns the tournament's hub, starting it if needed. Call
 // release when done.
 func (ts *tournamentHubs) acquire(ctx context.Context, id string) (*thub, error) {
-	h, err := ts.registry.acquire(ctx, id)
+	h, err := ts.reg.Acquire(ctx, id)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, errTournamentNotFound
 	}
@@ -47,10 +48,6 @@ func (ts *tournamentHubs) acquire(ctx context.Context, id string) (*thub, error)
 // pushEvery is the least time between two pushes to a tournament watcher:
 // updates in between are coalesced into the next push.
 const pushEvery = 500 * time.Millisecond
-
-// maxBatch bounds how many queued commands a tournament hub applies in one
-// store append.
-const maxBatch = 256
 
 // tchange is a change to a tournament: build makes the event against the
 // tournament as it is when the change is applied.
@@ -65,12 +62,13 @@ type tresult struct {
 	notices []tourney.Notice
 }
 
-// thub keeps one tournament on this instance (the machine is hubCore's):
+// thub keeps one tournament on this instance (the machine is hubs.Core's):
 // the cached state, changes batched into one store append, and the
 // watchers, pushed the leaderboard at most twice a second. Only its loop
 // touches its fields.
 type thub struct {
-	hubCore[tchange]
+	hubs.Core[tchange]
+	s     *Server
 	id    string
 	t     *tourney.Tournament
 	list  store.Tournaments
@@ -109,7 +107,7 @@ func (s *Server) tournamentStore() (store.Tournaments, error) {
 	return s.opts.Tournaments, nil
 }
 
-func (h *thub) core() *hubCore[tchange] { return &h.hubCore }
+func (h *thub) HubCore() *hubs.Core[tchange] { return &h.Core }
 
 func (s *Server) decodeTournament(data []byte) (*tourney.Tournament, error) {
 	t, err := tourney.Decode(data)
@@ -120,12 +118,12 @@ func (s *Server) decodeTournament(data []byte) (*tourney.Tournament, error) {
 	return t, nil
 }
 
-func (h *thub) load(ctx context.Context) error {
+func (h *thub) Load(ctx context.Context) error {
 	list, err := h.s.tournamentStore()
 	if err != nil {
 		return err
 	}
-	t, _, err := loadState(ctx, h.st, h.id, h.s.decodeTournament)
+	t, _, err := hubs.LoadState(ctx, h.Store, h.id, h.s.decodeTournament)
 	if err != nil {
 		return err
 	}
@@ -134,13 +132,13 @@ func (h *thub) load(ctx context.Context) error {
 	return nil
 }
 
-func (h *thub) started() {
+func (h *thub) Started() {
 	h.schedule()
 	h.afterChange(nil)
 	h.sweep()
 }
 
-func (h *thub) stopped() {
+func (h *thub) Stopped() {
 	if h.pushT != nil {
 		h.pushT.Stop()
 	}
@@ -149,9 +147,9 @@ func (h *thub) stopped() {
 	}
 }
 
-func (h *thub) timer() *time.Timer { return h.pushT }
+func (h *thub) Timer() *time.Timer { return h.pushT }
 
-func (h *thub) fired() {
+func (h *thub) Fired() {
 	h.pushT = nil
 	h.push()
 }
@@ -159,7 +157,7 @@ func (h *thub) fired() {
 // change applies the event build makes (batched with other changes).
 func (h *thub) change(ctx context.Context, build func(t *tourney.Tournament) (tourney.Event, error)) tresult {
 	c := &tchange{build: build, reply: make(chan tresult, 1)}
-	if err := h.send(ctx, op[tchange]{batch: c}); err != nil {
+	if err := h.Queue(ctx, c); err != nil {
 		return tresult{err: err}
 	}
 	select {
@@ -172,7 +170,7 @@ func (h *thub) change(ctx context.Context, build func(t *tourney.Tournament) (to
 
 // setStatus sets the live text of knockout matches, by room.
 func (h *thub) setStatus(ctx context.Context, status map[string]*match.MatchStatus) {
-	h.do(ctx, func() {
+	h.Do(ctx, func() {
 		if h.matchStatus == nil {
 			h.matchStatus = map[string]*match.MatchStatus{}
 		}
@@ -192,14 +190,14 @@ func (h *thub) setStatus(ctx context.Context, status map[string]*match.MatchStat
 
 // attach adds a watcher and pushes it the tournament; detach removes it.
 func (h *thub) attach(ctx context.Context, w *twatcher) error {
-	return h.do(ctx, func() {
+	return h.Do(ctx, func() {
 		h.watchers[w] = struct{}{}
 		h.pushTo(w)
 	})
 }
 
 func (h *thub) detach(ctx context.Context, w *twatcher) {
-	h.do(ctx, func() { delete(h.watchers, w) })
+	h.Do(ctx, func() { delete(h.watchers, w) })
 }
 
 // repairBoard puts back on the leaderboard any entrant whose score the
@@ -220,14 +218,14 @@ func (h *thub) repairBoard(ctx context.Context) {
 		return
 	}
 	if err := h.board.SetScores(ctx, h.id, want...); err != nil {
-		h.log.Warn("leaderboard repair failed", "err", err)
+		h.Log.Warn("leaderboard repair failed", "err", err)
 	}
 }
 
-// applyBatch applies the commands' events in order and appends those that
+// ApplyBatch applies the commands' events in order and appends those that
 // apply in one step, expecting the cached version; on a conflict it
 // catches up with the store and tries again.
-func (h *thub) applyBatch(batch []*tchange) {
+func (h *thub) ApplyBatch(batch []*tchange) {
 	if len(batch) == 0 {
 		return
 	}
@@ -279,7 +277,7 @@ func (h *thub) applyBatch(batch []*tchange) {
 		}
 		var snap []byte
 		var err error
-		if store.SnapshotDue(h.st.SnapshotEvery(), before, len(logged)) {
+		if store.SnapshotDue(h.Store.SnapshotEvery(), before, len(logged)) {
 			snap, err = h.t.Encode() // only when the store writes one
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
@@ -294,7 +292,7 @@ func (h *thub) applyBatch(batch []*tchange) {
 		case len(outbox) > 0:
 			_, err = h.s.store.AppendOutbox(ctx, h.id, before, snap, outbox, logged...)
 		default:
-			_, err = h.st.Append(ctx, h.id, before, snap, logged...)
+			_, err = h.Store.Append(ctx, h.id, before, snap, logged...)
 		}
 		cancel()
 		if err == nil {
@@ -318,8 +316,8 @@ func (h *thub) applyBatch(batch []*tchange) {
 	}
 }
 
-// entry applies an event another instance appended.
-func (h *thub) entry(e store.Entry) {
+// Entry applies an event another instance appended.
+func (h *thub) Entry(e store.Entry) {
 	switch {
 	case e.Version <= h.t.Version:
 	case e.Version == h.t.Version+1:
@@ -339,12 +337,12 @@ func (h *thub) entry(e store.Entry) {
 	}
 }
 
-// check compares with the store's version now and then, and sweeps for
+// Check compares with the store's version now and then, and sweeps for
 // lost results.
-func (h *thub) check() {
+func (h *thub) Check() {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
-	if _, v, err := loadState(ctx, h.st, h.id, h.s.decodeTournament); err == nil && v != h.t.Version {
+	if _, v, err := hubs.LoadState(ctx, h.Store, h.id, h.s.decodeTournament); err == nil && v != h.t.Version {
 		h.resync()
 	}
 	h.sweep()
@@ -354,9 +352,9 @@ func (h *thub) check() {
 func (h *thub) resync() {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 	defer cancel()
-	t, _, err := loadState(ctx, h.st, h.id, h.s.decodeTournament)
+	t, _, err := hubs.LoadState(ctx, h.Store, h.id, h.s.decodeTournament)
 	if err != nil {
-		h.log.Warn("resync: the tournament cannot be loaded", "err", err)
+		h.Log.Warn("resync: the tournament cannot be loaded", "err", err)
 		return
 	}
 	h.t = t
@@ -373,25 +371,25 @@ func (h *thub) afterChange(notices []tourney.Notice) {
 	}
 	for _, n := range notices {
 		if n.Kind == tourney.NoticeClosed {
-			h.log.Info("tournament closed", "reason", h.t.Reason)
+			h.Log.Info("tournament closed", "reason", h.t.Reason)
 		}
 	}
 	h.dirty = true
 	h.schedulePush()
 }
 
-func (h *thub) schedule() { h.hubCore.schedule(h.t.NextDeadline()) }
+func (h *thub) schedule() { h.Core.Schedule(h.t.NextDeadline()) }
 
-func (h *thub) tick() {
+func (h *thub) Tick() {
 	ev, ok := h.t.Due(h.s.now())
 	if !ok {
 		h.schedule()
 		return
 	}
 	c := &tchange{reply: make(chan tresult, 1), build: func(*tourney.Tournament) (tourney.Event, error) { return ev, nil }}
-	h.applyBatch([]*tchange{c})
+	h.ApplyBatch([]*tchange{c})
 	if r := <-c.reply; r.err != nil && !errors.Is(r.err, tourney.ErrNoChange) {
-		h.log.Warn("tournament clock", "err", r.err)
+		h.Log.Warn("tournament clock", "err", r.err)
 	}
 	h.schedule()
 }
@@ -429,18 +427,18 @@ func (h *thub) updateListing() {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
 	if err := h.list.SetDue(ctx, h.id, due); err != nil {
-		h.s.outage.warn(h.log, "tournament due time update failed", err)
+		h.s.outage.warn(h.Log, "tournament due time update failed", err)
 		return
 	}
 	if err := h.list.SetTournament(ctx, h.id, data); err != nil {
-		h.s.outage.warn(h.log, "tournament list update failed", err)
+		h.s.outage.warn(h.Log, "tournament list update failed", err)
 		return
 	}
 	if t.Status == tourney.Closed {
 		// Listed, on the clock's index and on the board for as long as its
 		// log is kept (Options.TournamentTTL from its last event), then gone.
 		if err := h.list.CloseTournament(ctx, h.id, h.s.opts.TournamentTTL); err != nil {
-			h.s.outage.warn(h.log, "tournament close failed", err)
+			h.s.outage.warn(h.Log, "tournament close failed", err)
 			return
 		}
 	}
@@ -506,7 +504,7 @@ func (h *thub) message(w *twatcher) []byte {
 		if err == nil {
 			m.Board = lb
 		} else {
-			h.log.Warn("leaderboard for a watcher", "err", err)
+			h.Log.Warn("leaderboard for a watcher", "err", err)
 		}
 	}
 	return m.Marshal()
@@ -515,5 +513,5 @@ func (h *thub) message(w *twatcher) []byte {
 // readT runs f with the tournament on the hub's loop and returns what it
 // returns; an error f returns comes back as the error.
 func readT[T any](ctx context.Context, h *thub, f func(t *tourney.Tournament) (T, error)) (T, error) {
-	return readErr(ctx, &h.hubCore, func() (T, error) { return f(h.t) })
+	return hubs.ReadErr(ctx, &h.Core, func() (T, error) { return f(h.t) })
 }

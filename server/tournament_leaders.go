@@ -82,7 +82,7 @@ func (s *Server) tournamentLeaders(ctx context.Context, id string, n int) ([]tou
 	if err != nil {
 		return nil, err
 	}
-	defer s.tours.release(h)
+	defer s.tours.reg.Release(h)
 	return readT(ctx, h, func(t *tourney.Tournament) ([]tourney.Row, error) {
 		if !t.HasLeaderboard() {
 			return []tourney.Row{}, nil

@@ -8,6 +8,7 @@ import (
 
 	"golfsolitaire/golf"
 	"golfsolitaire/match"
+	"golfsolitaire/server/internal/hubs"
 	"golfsolitaire/tourney"
 )
 
@@ -21,11 +22,11 @@ func (s *Server) tournamentRoom(ctx context.Context, id string, set match.Settin
 	if err := s.store.Expire(ctx, code, s.opts.TournamentTTL); err != nil {
 		return "", err
 	}
-	rh, err := s.rooms.acquire(ctx, code)
+	rh, err := s.rooms.Acquire(ctx, code)
 	if err != nil {
 		return "", err
 	}
-	defer s.rooms.release(rh)
+	defer s.rooms.Release(rh)
 	for i := range names {
 		res := rh.change(ctx, func(*match.Room) (match.Event, error) {
 			// The entrant's account (if they entered logged in): fair-play
@@ -147,7 +148,7 @@ func (o *outbox) deliver(ctx context.Context, id string, ps []tourney.Posting) {
 		s.log.Warn("tournament results not posted", "tournament", id, "err", err)
 		return
 	}
-	defer s.tours.release(h)
+	defer s.tours.reg.Release(h)
 	status := map[string]*match.MatchStatus{}
 	for _, p := range ps {
 		if p.Status != nil {
@@ -215,7 +216,7 @@ func (h *thub) sweep() {
 		defer cancel()
 		go func() {
 			select {
-			case <-h.done:
+			case <-h.Done():
 				cancel()
 			case <-ctx.Done():
 			}
@@ -243,7 +244,7 @@ func (h *thub) sweep() {
 				evs = evs[tg.Thru:]
 			}
 			if len(evs) > 0 {
-				h.log.Info("tournament sweep: posting results again", "room", tg.Room, "results", len(evs))
+				h.Log.Info("tournament sweep: posting results again", "room", tg.Room, "results", len(evs))
 				h.s.postResults(ctx, h, tg.Room, evs)
 			}
 		}
@@ -262,7 +263,7 @@ func (s *Server) reconcile(ctx context.Context, h *thub, code string) {
 		return
 	}
 	evs := tourney.RoomResults(room)
-	thru, err := read(ctx, &h.hubCore, func() int {
+	thru, err := hubs.Read(ctx, &h.Core, func() int {
 		if e := h.t.EntrantOfRoom(code); e >= 0 {
 			return h.t.Thru(e)
 		}
@@ -281,7 +282,7 @@ func (s *Server) startMatches(ctx context.Context, id string) {
 	if err != nil {
 		return
 	}
-	defer s.tours.release(h)
+	defer s.tours.reg.Release(h)
 	type ready struct {
 		round, slot  int
 		names, token []string
@@ -289,7 +290,7 @@ func (s *Server) startMatches(ctx context.Context, id string) {
 		seed         golf.Seed
 		set          match.Settings
 	}
-	rs, err := read(ctx, &h.hubCore, func() []ready {
+	rs, err := hubs.Read(ctx, &h.Core, func() []ready {
 		t := h.t
 		var out []ready
 		for _, m := range t.ReadyMatches() {

@@ -12,6 +12,7 @@ import (
 
 	"golfsolitaire/match"
 	"golfsolitaire/protocol"
+	"golfsolitaire/server/internal/hubs"
 )
 
 // serveTournamentWS is GET /ws/tournament?id=&page=&size=: the
@@ -70,13 +71,13 @@ func (s *Server) watchTournament(ctx context.Context, tw *twatcher, id string, t
 		fail(err)
 		return
 	}
-	defer s.tours.release(h)
+	defer s.tours.reg.Release(h)
 	if token := hello.Token; token != "" {
 		type who struct {
 			entrant int
 			host    bool
 		}
-		if v, err := read(ctx, &h.hubCore, func() who {
+		if v, err := hubs.Read(ctx, &h.Core, func() who {
 			e, host := viewer(h.t, token)
 			return who{e, host}
 		}); err == nil {

@@ -41,6 +41,11 @@ type RiverOptions struct {
 	// PollInterval is how often a worker looks for jobs besides
 	// PostgreSQL's notifications. Default 1 s.
 	PollInterval time.Duration
+	// NoLeader keeps this process out of River's leader election (it
+	// works jobs; another process must lead for retries and rescues). A
+	// leader resigns when it stops, for up to seven seconds while the
+	// database is unreachable; one that never leads stops at once.
+	NoLeader bool
 }
 
 var _ Queue = (*River)(nil)
@@ -132,6 +137,8 @@ func (r *River) config(queues map[string]river.QueueConfig, workers *river.Worke
 		Queues:               queues,
 		Workers:              workers,
 		ErrorHandler:         errorHandler{r},
+
+		LeaderElectionDisabled: r.opts.NoLeader,
 	}
 }
 

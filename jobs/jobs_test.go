@@ -18,7 +18,8 @@ func TestMemory(t *testing.T) {
 	jobstest.Run(t, func(t *testing.T, o jobs.Options) jobs.Queue { return jobs.NewMemory(o) })
 }
 
-// riverQueue is a River queue on a database of the test's own.
+// riverQueue is a River queue on a database of the test's own. A worker
+// stopped mid-job cancels it after half a second, not five.
 func riverQueue(t *testing.T, o jobs.Options) *jobs.River {
 	t.Helper()
 	url := pgtest.Database(t, "jobs")
@@ -32,7 +33,7 @@ func riverQueue(t *testing.T, o jobs.Options) *jobs.River {
 	if err := jobs.Migrate(ctx, pool, nil); err != nil {
 		t.Fatal(err)
 	}
-	q, err := jobs.NewRiver(pool, jobs.RiverOptions{Options: o, PollInterval: 100 * time.Millisecond, Logger: slog.New(slog.DiscardHandler)})
+	q, err := jobs.NewRiver(pool, jobs.RiverOptions{Options: o, PollInterval: 100 * time.Millisecond, StopGrace: 500 * time.Millisecond, Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,6 +2,7 @@ package jobs
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -41,6 +42,14 @@ type RiverOptions struct {
 	// PollInterval is how often a worker looks for jobs besides
 	// PostgreSQL's notifications. Default 1 s.
 	PollInterval time.Duration
+	// NoLeader keeps this process out of River's leader election (it
+	// works jobs; another process must lead for retries and rescues). A
+	// leader resigns when it stops, for up to seven seconds while the
+	// database is unreachable; one that never leads stops at once.
+	NoLeader bool
+	// StopGrace is how long Run, once its context ends, lets the jobs
+	// being worked finish before it cancels them. Default 5 s.
+	StopGrace time.Duration
 }
 
 var _ Queue = (*River)(nil)
@@ -132,6 +141,8 @@ func (r *River) config(queues map[string]river.QueueConfig, workers *river.Worke
 		Queues:               queues,
 		Workers:              workers,
 		ErrorHandler:         errorHandler{r},
+
+		LeaderElectionDisabled: r.opts.NoLeader,
 	}
 }
 
@@ -291,7 +302,7 @@ func (r *River) Run(ctx context.Context, w Workers) error {
 	// them to return, so nothing of the queue runs once it has: a
 	// handler that does not watch its context (a hole's analysis, which
 	// is bounded) is waited for.
-	stop, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	stop, cancel := context.WithTimeout(context.Background(), cmp.Or(r.opts.StopGrace, 5*time.Second))
 	defer cancel()
 	if err := c.Stop(stop); err != nil {
 		if err := c.StopAndCancel(context.Background()); err != nil {

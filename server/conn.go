@@ -336,7 +336,7 @@ func (c *conn) hint(ctx context.Context, h *hub, seat int, m protocol.ClientMess
 		return
 	}
 	c.tasks.Go(func() {
-		hctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		hctx, cancel := context.WithTimeout(ctx, c.s.opts.HintTimeout)
 		defer cancel()
 		move, v, err := c.s.hintFor(hctx, h, seat, m.Hole)
 		if err != nil {

@@ -978,14 +978,14 @@ func TestTournamentClockAfterSpam(t *testing.T) {
 }
 
 // TestHintQueuedTooLong: a hint that waits in the solver's queue past its
-// time (5 s; every worker busy, as under an attack of hints and bots) is
+// time (Options.HintTimeout, here 300 ms; every worker busy, as under an attack of hints and bots) is
 // answered solver_busy with a retryAfter, not internal error.
 func TestHintQueuedTooLong(t *testing.T) {
 	t.Parallel()
 	ctx := testCtx(t)
 	pool := solverpool.New(solverpool.Options{Workers: 1})
 	t.Cleanup(pool.Close)
-	e := newEnv(t, func(o *server.Options) { o.Solver = pool })
+	e := newEnv(t, func(o *server.Options) { o.Solver, o.HintTimeout = pool, 300*time.Millisecond })
 	grants := e.create(t, ctx, stroke(1, 1, nil), "Ana")
 	cs := e.startRoom(t, ctx, grants)
 	release := blockWorkers(t, pool)

@@ -107,6 +107,13 @@ func (p *pgProxy) restore() {
 // queue (River) on the database at dbURL, over the shared Redis.
 func pipelineInstance(t *testing.T, r *testRedis, dbURL string, mod ...func(*server.Options)) *instance {
 	t.Helper()
+	return pipelineInstanceLed(t, r, dbURL, true, mod...)
+}
+
+// pipelineInstanceLed is pipelineInstance whose queue takes part in
+// River's leader election when lead is set.
+func pipelineInstanceLed(t *testing.T, r *testRedis, dbURL string, lead bool, mod ...func(*server.Options)) *instance {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	acct, err := postgres.Open(ctx, dbURL, nil)
@@ -117,7 +124,7 @@ func pipelineInstance(t *testing.T, r *testRedis, dbURL string, mod ...func(*ser
 	if err := jobs.Migrate(ctx, acct.Pool(), nil); err != nil {
 		t.Fatal(err)
 	}
-	q, err := jobs.NewRiver(acct.Pool(), jobs.RiverOptions{Options: jobs.Options{Backoff: func(int) time.Duration { return 200 * time.Millisecond }}, PollInterval: 200 * time.Millisecond, Logger: slog.New(slog.DiscardHandler)})
+	q, err := jobs.NewRiver(acct.Pool(), jobs.RiverOptions{Options: jobs.Options{Backoff: func(int) time.Duration { return 200 * time.Millisecond }}, PollInterval: 200 * time.Millisecond, NoLeader: !lead, Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,7 +149,10 @@ func TestRatedRoundThroughOutageAndCrash(t *testing.T) {
 	dbURL := pgtest.Database(t, "pipeline")
 	proxy, viaProxy := startPGProxy(t, dbURL)
 
-	a := pipelineInstance(t, r, viaProxy)
+	// It never leads River's maintenance: a leader that stops while the
+	// database is away spends seven seconds trying to resign, which proves
+	// nothing here (what it fails to record is what this checks).
+	a := pipelineInstanceLed(t, r, viaProxy, false)
 	ana, bo := signedUpPair(t, a.url)
 	// The database goes away once the round is under way: the round
 	// ends with it unreachable.

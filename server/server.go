@@ -61,6 +61,9 @@ type Options struct {
 	WriteTimeout time.Duration
 	// HelloTimeout bounds the wait for a client's hello; default 10s.
 	HelloTimeout time.Duration
+	// HintTimeout bounds a hint's wait in the solver's queue and its
+	// search; past it the hint is answered solver_busy. Default 5s.
+	HintTimeout time.Duration
 	// PlayerRate and SpectatorRate limit messages per connection; default
 	// 10/s with bursts of 40 for players, 2/s with bursts of 10 for
 	// spectators. Flooding closes the socket with 1008.
@@ -290,6 +293,7 @@ func New(opts Options) (*Server, error) {
 	}
 	def(&opts.WriteTimeout, 5*time.Second)
 	def(&opts.HelloTimeout, 10*time.Second)
+	def(&opts.HintTimeout, 5*time.Second)
 	def(&opts.FinishedTTL, 24*time.Hour)
 	def(&opts.ReadyWithin, match.ReadyWithin)
 	def(&opts.TournamentTTL, 30*24*time.Hour)

@@ -301,7 +301,9 @@ func testStopped(t *testing.T, newQueue New) {
 // testBurst: a burst inserted in several batches, worked by several
 // workers at once, is worked whole, each job once. Four batches of 100
 // show that as well as larger ones (on River, 1,500 jobs took 40 s of the
-// package's time and proved nothing more).
+// package's time and proved nothing more). Sixteen workers: River fetches
+// at most a pool's free workers' worth of jobs a tenth of a second, so
+// four took ten seconds over the 400.
 func testBurst(t *testing.T, newQueue New) {
 	q := newQueue(t, fast())
 	const n = 400
@@ -314,7 +316,7 @@ func testBurst(t *testing.T, newQueue New) {
 		}
 	}
 	r := newRecorder()
-	run(t, q, jobs.Workers{jobs.KindFairplay: {Handler: r.handler(nil), Workers: 4}})
+	run(t, q, jobs.Workers{jobs.KindFairplay: {Handler: r.handler(nil), Workers: 16}})
 	r.wait(t, "every job of the burst", func() bool { return len(r.done) == n })
 	waitPending(t, q, jobs.KindFairplay, 0)
 	r.mu.Lock()

@@ -22,8 +22,10 @@ type sender struct {
 	queue   chan outMsg
 	timeout time.Duration
 	// slow is called when a client is dropped for being too slow: its
-	// queue is full, or a write to it timed out.
-	slow func()
+	// queue is full, or a write to it timed out; once a connection
+	// (slowOnce), whoever started the closing.
+	slow     func()
+	slowOnce sync.Once
 
 	closeOnce sync.Once
 	// closed is closed when the socket starts closing: nothing more is
@@ -72,10 +74,15 @@ func (s *sender) enqueueOut(msg outMsg) {
 	select {
 	case s.queue <- msg:
 	default:
-		if s.slow != nil {
-			s.slow()
-		}
+		s.countSlow()
 		s.closeNow(websocket.StatusPolicyViolation, "too slow to read updates")
+	}
+}
+
+// countSlow counts the connection as too slow, once.
+func (s *sender) countSlow() {
+	if s.slow != nil {
+		s.slowOnce.Do(s.slow)
 	}
 }
 
@@ -111,9 +118,12 @@ func (s *sender) run() {
 		case m := <-s.queue:
 			if ok, timedOut := s.writeOut(m, s.timeout); !ok {
 				// A write that timed out: the client does not read (fast
-				// enough), and is counted as slow, once.
-				if s.shut(websocket.StatusGoingAway, "", false, true) && timedOut && s.slow != nil {
-					s.slow()
+				// enough), and is counted as slow, once, even when the
+				// connection's reader saw the socket the timeout closed
+				// and started the closing first.
+				s.shut(websocket.StatusGoingAway, "", false, true)
+				if timedOut {
+					s.countSlow()
 				}
 			}
 		case <-s.closed:

@@ -10,8 +10,10 @@ import (
 
 	"golfsolitaire/client"
 	"golfsolitaire/golf"
+	"golfsolitaire/limit"
 	"golfsolitaire/match"
 	"golfsolitaire/protocol"
+	"golfsolitaire/server"
 )
 
 // tvGame is a public two-seat match of one hole that spectators may
@@ -90,7 +92,9 @@ func TestTV(t *testing.T) {
 	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	ts := newServer(t)
+	// The players here are the test's clients, which play a hole out as
+	// fast as they can: no per-connection message limit.
+	ts := newServer(t, func(o *server.Options) { o.PlayerRate = limit.Rate{PerSecond: 1e6, Burst: 1e6} })
 	first, cs := tvGame(t, ctx, ts.URL, "Ana", "Bo")
 
 	tv := newPlayer(t, newBrowser(t))

@@ -4,6 +4,20 @@
 import { h } from './dom.js';
 import { t, cardName, num } from './i18n.js';
 
+// foundationGame: the games whose waste is a foundation and that have no
+// stock (their boards are drawn as such).
+export const foundationGame = (s) => s?.game === 'black-hole' || s?.game === 'all-in-a-row';
+
+// waitText says, in the page's language, why a settled board waits: whose
+// stock turn holds it back (match.Wait), or that it shows once the hole is
+// over (seat -1: a game without a stock, or a tournament hole). you is
+// the reader's own seat, if any.
+export function waitText(w, vw, you = -1) {
+  if (w.seat < 0) return t(vw.tournament ? 'wait.tournament' : 'wait.noStock');
+  if (w.seat === you) return t('wait.you', { n: num(w.card) });
+  return t('wait.turn', { who: vw.seats?.[w.seat]?.name || '?', n: num(w.card) });
+}
+
 const suitSym = { C: '♣', D: '♦', H: '♥', S: '♠' };
 const rankText = (c) => (c === 'JK' ? '★' : c[0] === 'T' ? '10' : c[0]);
 

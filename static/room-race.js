@@ -2,7 +2,7 @@
 // others' boards in miniature (or full size, for a spectator), reactions.
 import { $, $$, h, say } from './dom.js';
 import { t, num } from './i18n.js';
-import { renderBoard } from './board.js';
+import { renderBoard, waitText } from './board.js';
 import { matchText } from './words.js';
 import { heldTag } from './held.js';
 import { parClass } from './scorecard.js';
@@ -68,7 +68,7 @@ export function renderRace(vw) {
         h('span', { class: 'state', 'data-testid': 'race-state-' + r.seat }, doing),
         seat.away ? h('span', { class: 'tag' }, t('room.away')) : null, heldTag(r, 'race-held-' + r.seat)),
       mini ? h('div', { class: 'mini', 'data-testid': 'mini-' + r.seat },
-        mini.wait ? h('p', { class: 'wait', 'data-testid': 'wait-' + r.seat }, waitText(mini.wait, vw)) : null,
+        mini.wait ? h('p', { class: 'wait', 'data-testid': 'wait-' + r.seat }, waitText(mini.wait, vw, state.you)) : null,
         renderBoard(mini, { label: t('race.board', { who: r.name }), foundation, outcome: false })) : null);
     const b = keep.get(String(r.seat));
     if (b) li.append(b);
@@ -88,15 +88,7 @@ export function renderBoards(vw) {
   if (!stale(sec, [boards, vw.standings?.rows, vw.seats, vw.tournament, state.you, foundation])) return;
   const rows = new Map((vw.standings?.rows || []).map((r) => [r.seat, r]));
   sec.replaceChildren(...boards.map((b) => h('div', {}, h('h3', {}, vw.seats[b.seat]?.name || '?', rows.get(b.seat) ? h('span', { class: 'topar ' + parClass(rows.get(b.seat).toPar) }, ' ' + rows.get(b.seat).toParText) : null),
-    b.wait ? h('p', { class: 'wait', 'data-testid': 'wait-' + b.seat }, waitText(b.wait, vw)) : null,
+    b.wait ? h('p', { class: 'wait', 'data-testid': 'wait-' + b.seat }, waitText(b.wait, vw, state.you)) : null,
     renderBoard(b, { label: vw.seats[b.seat]?.name, foundation }))));
 }
 
-// waitText says, in the page's language, why a settled board waits: whose
-// stock turn holds it back (match.Wait), or that it shows once the hole is
-// over (seat -1: a game without a stock, or a tournament hole).
-function waitText(w, vw) {
-  if (w.seat < 0) return t(vw.tournament ? 'wait.tournament' : 'wait.noStock');
-  if (w.seat === state.you) return t('wait.you', { n: num(w.card) });
-  return t('wait.turn', { who: vw.seats[w.seat]?.name || '?', n: num(w.card) });
-}

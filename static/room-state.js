@@ -73,7 +73,7 @@ export const who = (s) => (state.view?.seats?.[s]?.name ?? '?');
 
 export function board() { return state.view?.board || null; }
 
-export function foundationGame(s) { return s.game === 'black-hole' || s.game === 'all-in-a-row'; }
+export { foundationGame } from './board.js';
 
 // stale reports whether el must be drawn again from these inputs: they
 // changed since it was last drawn, or it is empty. Each part of the page

@@ -8,6 +8,7 @@ import { api, APIError, errorText, saveSeat, loadName, saveName } from './api.js
 import { $, h, say } from './dom.js';
 import { openSocket } from './socket.js';
 import { replayPlayer } from './replay.js';
+import { foundationGame } from './board.js';
 import { store } from './store.js';
 import { heldTag } from './held.js';
 import { matchText, knockoutResult } from './words.js';
@@ -292,7 +293,7 @@ function tournamentPage(root) {
     try {
       const data = await call(`/api/tournaments/${id}/entrants/${n}/holes/${hole}/replay`);
       const game = view?.settings?.game;
-      player.show(data, { who: t('replay.who', { who: name, h: num(hole), score: num(data.score ?? 0) }), foundation: game === 'black-hole' || game === 'all-in-a-row' });
+      player.show(data, { who: t('replay.who', { who: name, h: num(hole), score: num(data.score ?? 0) }), foundation: foundationGame({ game }) });
     } catch (e) { fail(e); }
   }
 

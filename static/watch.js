@@ -3,13 +3,10 @@
 // carry the settled boards only (docs/fairplay.md), drawn with the room
 // page's board code (board.js).
 import { h } from './dom.js';
-import { t, num } from './i18n.js';
-import { renderBoard } from './board.js';
+import { renderBoard, waitText, foundationGame } from './board.js';
 import { openSocket } from './socket.js';
 import { viewTracker } from './patch.js';
 
-// foundationGame: the games whose waste is a foundation and have no stock.
-export const foundationGame = (s) => s?.game === 'black-hole' || s?.game === 'all-in-a-row';
 
 // watchRoom opens a spectator's socket to the room: onView(view) gets
 // every view as it changes; onGone(code) once the room is gone or may not
@@ -41,12 +38,6 @@ export function watchRoom(code, { onView, onGone = () => {}, preview = false }) 
   return { stop: () => socket.stop() };
 }
 
-// waitText says why a settled board waits (match.Wait), as a spectator
-// reads it.
-function waitText(w, vw) {
-  if (w.seat < 0) return t(vw.tournament ? 'wait.tournament' : 'wait.noStock');
-  return t('wait.turn', { who: vw.seats?.[w.seat]?.name || '?', n: num(w.card) });
-}
 
 // settledBoards draws every seat's settled board with its name (and, with
 // waits, why it is behind): what the room page shows a spectator.

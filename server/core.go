@@ -15,7 +15,8 @@ import (
 // plus the optional capabilities it has (hubs.Lifecycle, hubs.Timer,
 // hubs.Batcher).
 
-// The optional capabilities each kind of hub has.
+// The optional capabilities of a room's hub (a tournament's are asserted in
+// server/tournaments/hub.go).
 var (
 	_ hubs.Lifecycle = (*hub)(nil)
 	_ hubs.Timer     = (*hub)(nil)

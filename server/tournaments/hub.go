@@ -65,6 +65,13 @@ type hub struct {
 	matchStatus map[string]*match.MatchStatus
 }
 
+// The optional capabilities of a tournament's hub (server/internal/hubs).
+var (
+	_ hubs.Lifecycle       = (*hub)(nil)
+	_ hubs.Timer           = (*hub)(nil)
+	_ hubs.Batcher[change] = (*hub)(nil)
+)
+
 // watcher is a WebSocket watching a tournament.
 type watcher struct {
 	sock    Socket
@@ -377,7 +384,7 @@ func (h *hub) updateListing() {
 		ID: t.ID, Name: t.Settings.Name, Settings: t.Settings, Status: t.Status, Entrants: len(t.Entrants),
 		Created: t.Created, Started: t.Started, Closed: t.Closed,
 	})
-	// When the clock next needs it (tournament_clock.go): its start while
+	// When the clock next needs it (clock.go): its start while
 	// upcoming, its close while live (or when it would close as idle:
 	// the tourney package's idle limit), never once finished.
 	due, _ := t.NextDeadline()

@@ -56,11 +56,20 @@ func TestHashVerify(t *testing.T) {
 	if !strings.HasPrefix(h, prefix) || len(h) != len(prefix)+43 {
 		t.Errorf("hash = %q, want the PHC string %s<43 characters>", h, prefix)
 	}
+	if ok, err := Verify("correct horse", h); err != nil || !ok {
+		t.Errorf("Verify of the RFC 9106 hash = %v, %v; want true", ok, err)
+	}
+	// Verify reads the costs from the PHC string: the wrong passwords are
+	// checked against a cheap hash (each RFC 9106 one is a second of CPU).
+	cheap, err := Params{Time: 1, Memory: 64, Threads: 1, SaltLen: 16, KeyLen: 32}.Hash("correct horse", bytes.NewReader(make([]byte, 16)))
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, tt := range []struct {
 		pw   string
 		want bool
 	}{{"correct horse", true}, {"correct horsE", false}, {"", false}} {
-		if ok, err := Verify(tt.pw, h); err != nil || ok != tt.want {
+		if ok, err := Verify(tt.pw, cheap); err != nil || ok != tt.want {
 			t.Errorf("Verify(%q) = %v, %v; want %v", tt.pw, ok, err, tt.want)
 		}
 	}

@@ -1,63 +1,29 @@
 package server
 
 import (
-	"crypto/rand"
-	"crypto/sha256"
-	"encoding/base64"
-	"encoding/hex"
-	"strings"
-
 	"golfsolitaire/golf"
 	"golfsolitaire/roomcode"
+	"golfsolitaire/server/internal/codes"
 )
 
-// codeAlphabet and codeLen are roomcode's.
-const (
-	codeAlphabet = roomcode.Alphabet
-	codeLen      = roomcode.Len
-)
+// The codes, tokens, seeds and ids are package server/internal/codes',
+// shared with the feature packages (server/tournaments).
 
 // newRoomCode returns a fresh unguessable room code, e.g. "K7R-4MP-9TW".
-func newRoomCode() string {
-	var b [codeLen]byte
-	rand.Read(b[:])
-	var s strings.Builder
-	for i, x := range b {
-		if i > 0 && i%3 == 0 {
-			s.WriteByte('-')
-		}
-		s.WriteByte(codeAlphabet[x&31])
-	}
-	return s.String()
-}
+func newRoomCode() string { return codes.NewRoomCode() }
 
 // normalizeCode is roomcode.Normalize: the canonical code of what a
 // person typed, or "" when it cannot be a code.
 func normalizeCode(in string) string { return roomcode.Normalize(in) }
 
 // newToken returns a seat token: 128 random bits, URL-safe.
-func newToken() string {
-	var b [16]byte
-	rand.Read(b[:])
-	return base64.RawURLEncoding.EncodeToString(b[:])
-}
+func newToken() string { return codes.NewToken() }
 
 // hashToken is what the room stores of a token.
-func hashToken(token string) string {
-	h := sha256.Sum256([]byte(token))
-	return hex.EncodeToString(h[:])
-}
+func hashToken(token string) string { return codes.HashToken(token) }
 
 // newSeed draws a round seed from the operating system's secure generator.
-func newSeed() *golf.Seed {
-	var s golf.Seed
-	rand.Read(s[:])
-	return &s
-}
+func newSeed() *golf.Seed { return codes.NewSeed() }
 
 // newID returns a short random identifier (connections, tickets).
-func newID() string {
-	var b [9]byte
-	rand.Read(b[:])
-	return base64.RawURLEncoding.EncodeToString(b[:])
-}
+func newID() string { return codes.NewID() }

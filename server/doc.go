@@ -47,7 +47,8 @@
 //     shares it) or the whole view, the mover's ack in the same write,
 //     spectators' frames held back for the room's spectator delay. Then
 //     the hub's side effects: the lobby listing (updateListing), deadline
-//     timers, a tournament's results (tournament_results.go), casual
+//     timers, a tournament room's results (RoomChanged of package
+//     server/tournaments, which posts them off the room's loop), casual
 //     rounds for the linked-account check (linked.go), best scores
 //     warmed on the solver (analysis.go, solver.go).
 //  6. Other instances receive the event on their own subscriptions
@@ -57,13 +58,14 @@
 // # A request, from router to answer
 //
 // Every API route is listed in one place, Server.routes (server.go);
-// features add theirs through small route functions (tournamentRoutes,
-// accountRoutes, fairplayRoutes). A feature in a package of its own
-// (server/challenges, server/identity, server/moderation) mounts its
-// routes with its Mount function, given only the narrow interfaces it
-// declares, which mount.go implements over the server; the helpers such
-// packages share with the core (JSON answers, body decoding, shared
-// errors) are in server/internal/api. Take GET
+// features add theirs through small route functions (accountRoutes,
+// fairplayRoutes). A feature in a package of its own
+// (server/tournaments, server/challenges, server/identity,
+// server/moderation) mounts its routes with its Mount function, given
+// only the narrow interfaces it declares, which mount.go implements over
+// the server; the helpers such packages share with the core are in
+// server/internal: api (JSON answers, body decoding, shared errors),
+// codes (room codes, tokens, seeds, ids) and hubs. Take GET
 // /api/rooms/{code}: ServeHTTP, then compress (compress.go) and
 // withAccounts (session.go: the login session, and the cross-origin
 // check of unsafe requests), then the mux's route, getRoom: pathRoom normalizes the code
@@ -71,8 +73,9 @@
 // needed) and decodes it, and the room's public view is written by
 // writeJSON. A handler that fails calls Server.fail, which turns the
 // error into its code and status through the one table in errors.go
-// (errorCode, which asks tournamentErrorCode and accountErrorCode, in
-// session.go, first; the feature packages' errors are in it too) and adds Retry-After where one is known. Requests limited per
+// (errorCode, which asks tournaments.ErrorCode and accountErrorCode, in
+// session.go, first; the other feature packages' errors are in it too)
+// and adds Retry-After where one is known. Requests limited per
 // client take a token first (limit.go, Server.allow).
 //
 // Paths outside /api/ and /ws go to Options.Pages: package web chooses
@@ -91,13 +94,21 @@
 // tv_counts.go (GET /api/live: the featured game, leaders and the
 // site-wide counts every instance publishes).
 //
-// Tournaments: tournament.go (routes and handlers), tournament_hub.go
-// (the tournament's hub, which batches changes into one append),
-// tournament_ws.go (watchers' sockets), tournament_board.go and
-// tournament_leaders.go (leaderboards from the store's sorted sets),
-// tournament_results.go (rooms' results posted to their tournament),
-// tournament_clock.go (starts and closes that fall due), schedule.go
-// (tournaments created ahead of their slot).
+// Tournaments: package server/tournaments, made and mounted by mount.go
+// (newTournaments), which gives it the narrow interfaces of its Options
+// (rooms, players, results, fair-play holds, answers, sockets, outages)
+// and holds it by the seven methods the core calls (tournamentFeature:
+// its routes, a tournament room's changes, held marks, leaders for GET
+// /api/live, the daily challenge's tournament, its link, Close). In it:
+// tournaments.go (routes and handlers), hub.go (the tournament's hub,
+// which batches changes into one append), ws.go (watchers' sockets),
+// board.go and leaders.go (leaderboards from the store's sorted sets),
+// results.go (rooms' results posted to their tournament), clock.go
+// (starts and closes that fall due), schedule.go (tournaments created
+// ahead of their slot), held.go (entrants' held marks). The core keeps
+// what is a room's: tournamentRoom (mount.go) makes and starts a
+// tournament's room, and the room hub tells the tournaments of its
+// changes.
 //
 // Accounts: package server/identity (sign-up and login with their limits
 // and proof of work, logout, the session, account deletion, a noted
@@ -109,7 +120,8 @@
 //
 // Rated play: rated.go (rated rooms and rated quick match), linked.go
 // (accounts that share an address or device; probation; names noted
-// from before the name rules), held.go (results held for review). The
+// from before the name rules), held.go (results held for review; a
+// tournament's entrants' marks are package tournaments'). The
 // rated-seat checks stay in the core, not in server/identity: room and
 // tournament joins call them on every rated seat (ratedCheck,
 // withLinks, linkedSeat, linkedEntry), and the hub records casual
@@ -131,5 +143,6 @@
 // Cross-cutting: errors.go (the error-to-code table), limit.go
 // (per-client limits, socket counts), outage.go (a store outage logged
 // once), tasks.go (background goroutines Close waits for), metrics.go,
-// headers.go, codes.go (room codes, tokens, ids).
+// headers.go, codes.go (room codes, tokens, ids, from
+// server/internal/codes).
 package server

@@ -12,6 +12,7 @@ import (
 	"golfsolitaire/match"
 	"golfsolitaire/protocol"
 	"golfsolitaire/server/internal/api"
+	"golfsolitaire/server/tournaments"
 	"golfsolitaire/store"
 )
 
@@ -29,7 +30,7 @@ var (
 // errorCode maps an error to its wire code and HTTP status: the one place
 // where domain errors meet the protocol.
 func errorCode(err error) (string, int) {
-	if code, status, ok := tournamentErrorCode(err); ok {
+	if code, status, ok := tournaments.ErrorCode(err); ok {
 		return code, status
 	}
 	if code, status, ok := accountErrorCode(err); ok {

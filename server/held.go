@@ -3,14 +3,12 @@ package server
 import (
 	"context"
 	"errors"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"golfsolitaire/fairplay"
 	"golfsolitaire/match"
-	"golfsolitaire/tourney"
 )
 
 // The held mark (docs/protocol.md, "held" on standings and leaderboard
@@ -72,7 +70,7 @@ func (s *Server) syncRoomOnce(ctx context.Context, code string) bool {
 		for _, seat := range room.Seats {
 			names = append(names, seat.Name)
 		}
-		s.syncEntrantsHeld(ctx, room.Tournament, names)
+		s.tours.SyncHeld(ctx, room.Tournament, names)
 		return false
 	}
 	if !room.Settings.Rated {
@@ -127,99 +125,6 @@ func (s *Server) syncRoomOnce(ctx context.Context, code string) bool {
 	return wrote
 }
 
-// syncTournamentHeld brings the held marks of a tournament's entrants
-// in line with the fair-play store (as syncRoomHeld, checking again after
-// a write): every tournament's leaderboard is a competition, rated or
-// not (the daily challenge is not).
-func (s *Server) syncTournamentHeld(ctx context.Context, id string) {
-	s.syncEntrantsHeld(ctx, id, nil)
-}
-
-// syncEntrantsHeld is syncTournamentHeld for the entrants of those names
-// only (every entrant for nil).
-func (s *Server) syncEntrantsHeld(ctx context.Context, id string, names []string) {
-	if s.fair == nil {
-		return
-	}
-	ctx, cancel := context.WithTimeout(ctx, heldSyncTimeout)
-	defer cancel()
-	h, err := s.tours.acquire(ctx, id)
-	if err != nil {
-		return
-	}
-	defer s.tours.reg.Release(h)
-	for range heldSyncRounds {
-		if !s.syncTournamentOnce(ctx, h, id, names) {
-			return
-		}
-	}
-}
-
-// syncTournamentOnce reads a tournament and the fair-play store once and
-// writes the marks that differ (of the named entrants; all for nil); it
-// reports whether it wrote any.
-func (s *Server) syncTournamentOnce(ctx context.Context, h *thub, id string, names []string) bool {
-	type entrant struct {
-		account int64
-		name    string
-		held    bool
-	}
-	type snap struct {
-		rated, accounts, over bool
-		entrants              []entrant
-	}
-	sn, err := readT(ctx, h, func(t *tourney.Tournament) (snap, error) {
-		sn := snap{rated: t.Settings.Rated, accounts: t.Settings.Accounts, over: t.Status == tourney.Closed}
-		for _, e := range t.Entrants {
-			sn.entrants = append(sn.entrants, entrant{e.Account, e.Name, e.Held})
-		}
-		return sn, nil
-	})
-	if err != nil {
-		return false
-	}
-	wrote := false
-	for i, e := range sn.entrants {
-		if names != nil && !slices.Contains(names, e.name) {
-			continue
-		}
-		var player string
-		var err error
-		switch {
-		case e.account == 0 && !sn.accounts:
-			// A guest: checked tournament by tournament (review.Player).
-			player = "entrant:" + id + ":" + e.name
-		default:
-			player, err = s.fair.holds.PlayerOf(ctx, e.account, e.name)
-		}
-		var held bool
-		if err == nil {
-			// A rated tournament that is over marks whom its held result
-			// waits for; any other marks whoever is held (or confirmed)
-			// now.
-			held, err = s.fair.holds.Mark(ctx, player, sn.over && sn.rated, "rated:t-"+id)
-		}
-		if err != nil {
-			s.log.Warn("held marks: the fair-play store did not answer", "tournament", id, "err", err)
-			return false
-		}
-		if held == e.held {
-			continue
-		}
-		res := h.change(ctx, func(t *tourney.Tournament) (tourney.Event, error) {
-			if i >= len(t.Entrants) || t.Entrants[i].Held == held {
-				return tourney.Event{}, tourney.ErrNoChange
-			}
-			return tourney.Event{Kind: tourney.KindHeld, Entrant: i, Held: held}, nil
-		})
-		if res.err != nil && !errors.Is(res.err, tourney.ErrNoChange) {
-			s.log.Warn("held mark not recorded", "tournament", id, "entrant", i, "err", res.err)
-		}
-		wrote = wrote || res.err == nil
-	}
-	return wrote
-}
-
 // syncReviewed checks, in the background, the marks of the rooms and
 // tournaments a review may change: those of the player's analysed holes
 // (the latest fairplay.MaxReports) and of their held results.
@@ -242,7 +147,7 @@ func (s *Server) syncReviewed(holes []fairplay.HoleReport, held []fairplay.HeldR
 			s.syncRoomHeld(ctx, code)
 		}
 		for id := range tours {
-			s.syncTournamentHeld(ctx, id)
+			s.tours.SyncHeld(ctx, id, nil)
 		}
 	})
 }

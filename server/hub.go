@@ -259,7 +259,7 @@ func (h *hub) apply(ctx context.Context, build func(r *match.Room) (match.Event,
 			h.fanout(logged, v)
 			h.ackNow = nil
 			h.changed(before)
-			h.s.tournamentRoomChanged(h.room, notices)
+			h.s.tours.RoomChanged(h.room, notices)
 			h.s.casualRoundEnded(h.room, notices) // linked.go
 			h.s.warmBest(h.room, notices)
 			h.recordBests()

@@ -184,11 +184,7 @@ func (s *Server) liveNow(ctx context.Context) (Live, error) {
 
 // scheduledList is the next upcoming scheduled tournaments, soonest first.
 func (s *Server) scheduledList(ctx context.Context) ([]LiveTournament, error) {
-	ts, err := s.tournamentStore()
-	if err != nil {
-		return nil, err
-	}
-	ls, err := ts.TournamentList(ctx, 500)
+	ls, err := s.opts.Tournaments.TournamentList(ctx, 500)
 	if err != nil {
 		return nil, err
 	}

@@ -2,21 +2,27 @@ package server
 
 import (
 	"context"
+	"log/slog"
 	"net/http"
 	"time"
 
 	"golfsolitaire/accounts"
 	"golfsolitaire/fairplay"
 	"golfsolitaire/fairplay/review"
+	"golfsolitaire/golf"
 	"golfsolitaire/match"
 	"golfsolitaire/protocol"
 	"golfsolitaire/server/challenges"
 	"golfsolitaire/server/identity"
 	"golfsolitaire/server/moderation"
+	"golfsolitaire/server/tournaments"
+	"golfsolitaire/store"
 	"golfsolitaire/tourney"
+
+	"github.com/coder/websocket"
 )
 
-// The feature packages (challenges, moderation, identity) stand beside this core: each
+// The feature packages (tournaments, challenges, moderation, identity) stand beside this core: each
 // mounts its routes with a Mount function and is given the narrow
 // interfaces it declares, never the Server. ports implements them over
 // the server.
@@ -62,13 +68,13 @@ func (p ports) RefuseLinked(ctx context.Context, a accounts.Account, other strin
 	return p.s.refuseLinked(ctx, a, other)
 }
 
-// Tournaments.
+// Tournaments (of the daily challenge).
 
 func (p ports) NewTournament(ctx context.Context, set tourney.Settings) (protocol.TournamentGrant, error) {
-	return p.s.newTournament(ctx, set, "")
+	return p.s.tours.Create(ctx, set)
 }
 
-func (p ports) TournamentLink(r *http.Request, id string) string { return p.s.tournamentLink(r, id) }
+func (p ports) TournamentLink(r *http.Request, id string) string { return p.s.tours.Link(r, id) }
 
 // Answers.
 
@@ -174,3 +180,157 @@ func (p ports) See(r *http.Request, a accounts.Account) error { return p.s.see(r
 func (p ports) Retry(err error, after time.Duration) error {
 	return &retryError{err: err, after: after}
 }
+
+// Tournaments.
+
+// tournamentFeature is what the core asks of package tournaments: its
+// routes, the results and marks of its rooms, the leaders GET /api/live
+// shows, a tournament made for the daily challenge, and its clock
+// stopped.
+type tournamentFeature interface {
+	Mount(m *http.ServeMux)
+	// RoomChanged is told of every event a tournament room's hub applied.
+	RoomChanged(room *match.Room, notices []match.Notice)
+	SyncHeld(ctx context.Context, id string, names []string)
+	Leaders(ctx context.Context, id string, n int) ([]tourney.Row, error)
+	Create(ctx context.Context, set tourney.Settings) (protocol.TournamentGrant, error)
+	Link(r *http.Request, id string) string
+	Close()
+}
+
+// newTournaments starts package tournaments over the server: its clock
+// and schedule run from now.
+func (s *Server) newTournaments() tournamentFeature {
+	p := ports{s}
+	o := tournaments.Options{Store: s.store, Tournaments: s.opts.Tournaments, Leaderboards: s.opts.Leaderboards,
+		Hubs: s.hubEnv(), Analyzer: s.analyzer, TTL: s.opts.TournamentTTL, ResyncEvery: s.opts.ResyncEvery,
+		HelloTimeout: s.opts.HelloTimeout, Schedule: s.opts.Schedule,
+		Rooms: p, Players: p, Results: p, Answers: p, Sockets: p, Outage: p,
+		Go: s.tasks.goCtx, Now: s.now, Logger: s.log}
+	if s.fair != nil {
+		o.Holds = s.fair.holds
+	}
+	return tournaments.New(o)
+}
+
+func (p ports) StartRoom(ctx context.Context, id string, set match.Settings, seed golf.Seed, seats []tournaments.Seat) (string, error) {
+	return p.s.tournamentRoom(ctx, id, set, seed, seats)
+}
+
+// tournamentRoom makes a room of tournament id with the players seated
+// (by their token hashes) and starts it on the round seed
+// (tournaments.Rooms).
+func (s *Server) tournamentRoom(ctx context.Context, id string, set match.Settings, seed golf.Seed, seats []tournaments.Seat) (string, error) {
+	code, err := s.newRoomLog(ctx, set, id)
+	if err != nil {
+		return "", err
+	}
+	if err := s.store.Expire(ctx, code, s.opts.TournamentTTL); err != nil {
+		return "", err
+	}
+	rh, err := s.rooms.Acquire(ctx, code)
+	if err != nil {
+		return "", err
+	}
+	defer s.rooms.Release(rh)
+	for _, seat := range seats {
+		res := rh.change(ctx, func(*match.Room) (match.Event, error) {
+			// The entrant's account (if they entered logged in): fair-play
+			// evidence of the room is kept under it.
+			return match.Event{Kind: match.KindJoin, Name: seat.Name, Token: seat.Token, Account: seat.Account}, nil
+		})
+		if res.err != nil {
+			return "", res.err
+		}
+	}
+	// Winnable-only and difficulty deals are chosen here, not in the fold.
+	deals, replaced, err := s.derivedDeals(ctx, id, set, seed)
+	if err != nil {
+		return "", err
+	}
+	for i := range seats {
+		res := rh.change(ctx, func(*match.Room) (match.Event, error) {
+			return match.Event{Kind: match.KindReady, Seat: i, Ready: true, Seed: &seed, Deals: deals, Replaced: replaced}, nil
+		})
+		if res.err != nil {
+			return "", res.err
+		}
+	}
+	return code, nil
+}
+
+func (p ports) AccountEntry(r *http.Request, set tourney.Settings) (string, error) {
+	return p.s.accountEntry(r, set) // rated.go
+}
+
+func (p ports) SeatContext(r *http.Request) context.Context { return p.s.withSeatAccount(r) }
+
+func (p ports) SeatAccount(ctx context.Context) int64 { return seatAccount(ctx) }
+
+func (p ports) LinkedEntry(ctx context.Context, t *tourney.Tournament) error {
+	return linkedEntry(ctx, t) // linked.go
+}
+
+func (p ports) Entries(t *tourney.Tournament, notices []tourney.Notice) []store.OutboxEntry {
+	return p.s.ratedTournamentEntry(t, notices) // rated.go
+}
+
+func (p ports) Written(entries []store.OutboxEntry) { p.s.outboxWritten(entries) }
+
+func (p ports) PrepareDeals(id string, set tourney.Settings, seeds []golf.Seed) {
+	p.s.prepareTournamentDeals(id, set, seeds) // solver.go
+}
+
+// tournamentLimits are the server's limits of package tournaments'
+// budgets.
+var tournamentLimits = map[tournaments.Limit]action{
+	tournaments.Creates: limitTournaments,
+	tournaments.Entries: limitEntries,
+}
+
+func (p ports) Allow(w http.ResponseWriter, r *http.Request, l tournaments.Limit) bool {
+	return p.s.allow(w, r, tournamentLimits[l])
+}
+
+func (p ports) Describe(err error) (string, string) {
+	code, _ := errorCode(err)
+	return code, errorMessage(err)
+}
+
+func (p ports) Warn(log *slog.Logger, msg string, err error, args ...any) {
+	p.s.outage.warn(log, msg, err, args...)
+}
+
+func (p ports) OK(log *slog.Logger) { p.s.outage.ok(log) }
+
+// Serve is a watcher's socket: accepted within the client's cap of
+// sockets, its writer and pinger run beside watch (sender.go).
+func (p ports) Serve(w http.ResponseWriter, r *http.Request, watch func(ctx context.Context, sock tournaments.Socket)) {
+	s := p.s
+	s.capSockets(func(w http.ResponseWriter, r *http.Request) {
+		ws, err := websocket.Accept(w, r, &websocket.AcceptOptions{OriginPatterns: s.opts.AllowedOrigins})
+		if err != nil {
+			return
+		}
+		ws.SetReadLimit(protocol.MaxMessage)
+		sock := socket{ws: ws, out: newSender(ws, s.opts.SendBuffer, s.opts.WriteTimeout, s.metrics.slowClosed.Inc)}
+		s.serveSocket(r.Context(), sock.out, func(ctx context.Context) { watch(ctx, sock) })
+	})(w, r)
+}
+
+// socket is a tournaments.Socket over the core's sockets.
+type socket struct {
+	ws  *websocket.Conn
+	out *sender
+}
+
+func (s socket) Read(ctx context.Context) ([]byte, error) {
+	_, data, err := s.ws.Read(ctx)
+	return data, err
+}
+
+func (s socket) Send(msg []byte) { s.out.enqueue(msg) }
+
+func (s socket) Close(code websocket.StatusCode, reason string) { s.out.close(code, reason) }
+
+func (s socket) CloseNow(code websocket.StatusCode, reason string) { s.out.closeNow(code, reason) }

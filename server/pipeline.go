@@ -77,11 +77,11 @@ func (s *Server) outboxWritten(entries []store.OutboxEntry) {
 	s.pipe.Kick()
 }
 
-// checkMarks checks the held marks of a room or tournament (held.go)
+// checkMarks checks the held marks of a room (held.go) or tournament (server/tournaments)
 // after its round was recorded or one of its holes analysed.
 func (s *Server) checkMarks(ctx context.Context, room, tournament string) {
 	if tournament != "" {
-		s.syncTournamentHeld(ctx, tournament)
+		s.tours.SyncHeld(ctx, tournament, nil)
 		return
 	}
 	if room != "" {

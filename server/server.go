@@ -195,7 +195,7 @@ type Options struct {
 	// MetricsHandler on its own listener instead (--metrics-addr).
 	MetricsElsewhere bool
 	// Schedule is the tournaments the server creates ahead of their start
-	// (schedule.go): tourney.ParseSchedule's; nil: none. Every instance
+	// (server/tournaments): tourney.ParseSchedule's; nil: none. Every instance
 	// may run it; each slot is still created once.
 	Schedule tourney.Schedule
 	// MaxDelayed caps the messages a room holds back for its spectator
@@ -226,11 +226,11 @@ type Server struct {
 	handler http.Handler // mux behind the accounts middleware, compressed (compress.go)
 	metrics *metrics
 
-	// rooms and tours are the live hubs (server/internal/hubs); hubLoops counts their
+	// rooms and tours keep the live hubs (server/internal/hubs); hubLoops counts their
 	// running loops (rooms and tournaments) and the goroutines beside them,
 	// so Close can wait for them.
 	rooms    *roomHubs
-	tours    *tournamentHubs // tournament_hub.go
+	tours    tournamentFeature // package tournaments (mount.go)
 	hubLoops sync.WaitGroup
 	// tasks are the other goroutines the server starts (best scores,
 	// warm-ups, knockout rooms, result outboxes): Close waits for them.
@@ -324,7 +324,7 @@ func New(opts Options) (*Server, error) {
 	}
 	s := &Server{opts: opts, store: opts.Store, log: opts.Logger, metrics: newMetrics(),
 		analyzer: opts.Analyzer}
-	s.rooms, s.tours = newRoomHubs(s), newTournamentHubs(s)
+	s.rooms = newRoomHubs(s)
 	s.tasks.init()
 	if s.analyzer == nil {
 		s.analyzer = match.NewAnalyzer(opts.SolveNodes, opts.RateNodes)
@@ -361,10 +361,9 @@ func New(opts Options) (*Server, error) {
 		StoreOK:     func() { s.outage.ok(s.log) },
 	})
 	s.startFairplay(opts.Fairplay)
+	s.tours = s.newTournaments() // mount.go: its clock and schedule start
 	s.startPipeline()
 	s.routes()
-	s.startTournamentClock()
-	s.startSchedule()
 	s.startLiveCounts() // tv_counts.go
 	s.bots.Start()
 	return s, nil
@@ -393,7 +392,7 @@ func (s *Server) routes() {
 	m.HandleFunc("GET /api/live", s.getLive)
 	m.HandleFunc("GET /api/live/players/{name}", s.getLivePlayer) // tv_live.go
 	s.fairplayRoutes(m)
-	s.tournamentRoutes(m)
+	s.tours.Mount(m)
 	s.accountRoutes(m)
 	m.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, protocol.ErrCodeBadMessage, "no such API endpoint")
@@ -432,7 +431,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 func (s *Server) Close() {
 	s.bots.Stop()
 	s.stopBotNet()
-	s.stopTournamentClock()
+	s.tours.Close()
 	s.tasks.stop()
 	for _, h := range s.rooms.All() {
 		for c := range snapshotConns(h) {

@@ -17,6 +17,7 @@ import (
 	"golfsolitaire/match"
 	"golfsolitaire/protocol"
 	"golfsolitaire/ratings"
+	"golfsolitaire/server/tournaments"
 	"golfsolitaire/store"
 	"golfsolitaire/tourney"
 )
@@ -208,8 +209,8 @@ func (s *Server) dailyLeaders(ctx context.Context) (*LiveLeaders, error) {
 	if err != nil {
 		return nil, err
 	}
-	rows, err := s.tournamentLeaders(ctx, d.ID, liveTop)
-	if errors.Is(err, errTournamentNotFound) {
+	rows, err := s.tours.Leaders(ctx, d.ID, liveTop)
+	if errors.Is(err, tournaments.ErrNotFound) {
 		return nil, nil
 	}
 	if err != nil {

@@ -12,6 +12,7 @@ package hubs
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"sync"
@@ -398,5 +399,25 @@ func (c *Core[B]) Schedule(t time.Time, ok bool) {
 	}
 	if ok {
 		c.deadline = time.NewTimer(max(t.Sub(c.env.Now()), 0) + 10*time.Millisecond)
+	}
+}
+
+// CreateKey stores a new log under a fresh key: first makes the key's
+// snapshot and first event; a key already taken is drawn again (a few
+// times).
+func CreateKey(ctx context.Context, st store.RoomLog, first func(key string) (snap, data []byte, err error), newKey func() string) (string, error) {
+	for attempt := 0; ; attempt++ {
+		key := newKey()
+		snap, data, err := first(key)
+		if err != nil {
+			return "", err
+		}
+		err = st.Create(ctx, key, snap, data)
+		if err == nil {
+			return key, nil
+		}
+		if !errors.Is(err, store.ErrExists) || attempt > 5 {
+			return "", err
+		}
 	}
 }

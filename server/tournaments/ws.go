@@ -1,4 +1,4 @@
-package server
+package tournaments
 
 import (
 	"context"
@@ -15,46 +15,42 @@ import (
 	"golfsolitaire/server/internal/hubs"
 )
 
-// serveTournamentWS is GET /ws/tournament?id=&page=&size=: the
+// serveWS is GET /ws/tournament?id=&page=&size=: the
 // tournament's view and a leaderboard page, pushed whenever it changes, at
 // most twice a second. The client's first message is a hello, with the
 // entrant's or host's token if it has one (never in the URL, which
 // proxies log); then it only reads (and may send pings).
-func (s *Server) serveTournamentWS(w http.ResponseWriter, r *http.Request) {
+func (ts *Tournaments) serveWS(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	id := normalizeTournamentID(q.Get("id"))
-	ws, err := websocket.Accept(w, r, &websocket.AcceptOptions{OriginPatterns: s.opts.AllowedOrigins})
-	if err != nil {
-		return
+	page, _ := strconv.Atoi(q.Get("page"))
+	size, _ := strconv.Atoi(q.Get("size"))
+	if size == 0 {
+		size = 20
 	}
-	ws.SetReadLimit(protocol.MaxMessage)
-	tw := &twatcher{ws: ws, out: newSender(ws, s.opts.SendBuffer, s.opts.WriteTimeout, s.metrics.slowClosed.Inc), entrant: -1}
-	tw.page, _ = strconv.Atoi(q.Get("page"))
-	tw.size, _ = strconv.Atoi(q.Get("size"))
-	if tw.size == 0 {
-		tw.size = 20
-	}
-	s.serveSocket(r.Context(), tw.out, func(ctx context.Context) { s.watchTournament(ctx, tw, id, q.Has("token")) })
+	ts.o.Sockets.Serve(w, r, func(ctx context.Context, sock Socket) {
+		ts.watch(ctx, &watcher{sock: sock, entrant: -1, page: page, size: size}, id, q.Has("token"))
+	})
 }
 
-// watchTournament runs a tournament's watcher: hello, then pushes until
+// watch runs a tournament's watcher: hello, then pushes until
 // the socket closes.
-func (s *Server) watchTournament(ctx context.Context, tw *twatcher, id string, tokenInURL bool) {
+func (ts *Tournaments) watch(ctx context.Context, tw *watcher, id string, tokenInURL bool) {
 	fail := func(err error) {
-		code, _ := errorCode(err)
-		tw.enqueue(protocol.TournamentMessage{Type: protocol.TypeError, Code: code, Message: errorMessage(err)}.Marshal())
-		tw.out.close(websocket.StatusPolicyViolation, "refused")
+		code, msg := ts.o.Answers.Describe(err)
+		tw.enqueue(protocol.TournamentMessage{Type: protocol.TypeError, Code: code, Message: msg}.Marshal())
+		tw.sock.Close(websocket.StatusPolicyViolation, "refused")
 	}
 	if tokenInURL {
 		fail(fmt.Errorf("%w: send the token in the hello message, never in the URL", match.ErrInvalid))
 		return
 	}
 	if id == "" {
-		fail(errTournamentNotFound)
+		fail(ErrNotFound)
 		return
 	}
-	hctx, hcancel := context.WithTimeout(ctx, s.opts.HelloTimeout)
-	_, data, err := tw.ws.Read(hctx)
+	hctx, hcancel := context.WithTimeout(ctx, ts.o.HelloTimeout)
+	data, err := tw.sock.Read(hctx)
 	hcancel()
 	if err != nil {
 		return
@@ -63,15 +59,15 @@ func (s *Server) watchTournament(ctx context.Context, tw *twatcher, id string, t
 	if json.Unmarshal(data, &hello) != nil || hello.Type != protocol.TypeHello {
 		tw.enqueue(protocol.TournamentMessage{Type: protocol.TypeError, Code: protocol.ErrCodeHelloFirst,
 			Message: `the first message must be {"type":"hello"}, with "token" for an entrant or the host`}.Marshal())
-		tw.out.close(websocket.StatusPolicyViolation, "hello first")
+		tw.sock.Close(websocket.StatusPolicyViolation, "hello first")
 		return
 	}
-	h, err := s.tours.acquire(ctx, id)
+	h, err := ts.acquire(ctx, id)
 	if err != nil {
 		fail(err)
 		return
 	}
-	defer s.tours.reg.Release(h)
+	defer ts.reg.Release(h)
 	if token := hello.Token; token != "" {
 		type who struct {
 			entrant int
@@ -96,7 +92,7 @@ func (s *Server) watchTournament(ctx context.Context, tw *twatcher, id string, t
 	// Keep reading: pings are answered, anything else is ignored; a closed
 	// socket ends the watch.
 	for {
-		_, data, err := tw.ws.Read(ctx)
+		data, err := tw.sock.Read(ctx)
 		if err != nil {
 			return
 		}

@@ -1,4 +1,4 @@
-package server
+package tournaments
 
 import (
 	"context"
@@ -12,70 +12,29 @@ import (
 	"golfsolitaire/tourney"
 )
 
-// tournamentRoom makes a tournament room with the players seated (by
-// their token hashes) and starts it on the round seed.
-func (s *Server) tournamentRoom(ctx context.Context, id string, set match.Settings, seed golf.Seed, names, tokens []string, accounts []int64) (string, error) {
-	code, err := s.newRoomLog(ctx, set, id)
-	if err != nil {
-		return "", err
-	}
-	if err := s.store.Expire(ctx, code, s.opts.TournamentTTL); err != nil {
-		return "", err
-	}
-	rh, err := s.rooms.Acquire(ctx, code)
-	if err != nil {
-		return "", err
-	}
-	defer s.rooms.Release(rh)
-	for i := range names {
-		res := rh.change(ctx, func(*match.Room) (match.Event, error) {
-			// The entrant's account (if they entered logged in): fair-play
-			// evidence of the room is kept under it.
-			return match.Event{Kind: match.KindJoin, Name: names[i], Token: tokens[i], Account: accounts[i]}, nil
-		})
-		if res.err != nil {
-			return "", res.err
-		}
-	}
-	// Winnable-only and difficulty deals are chosen here, not in the fold.
-	deals, replaced, err := s.derivedDeals(ctx, id, set, seed)
-	if err != nil {
-		return "", err
-	}
-	for i := range names {
-		res := rh.change(ctx, func(*match.Room) (match.Event, error) {
-			return match.Event{Kind: match.KindReady, Seat: i, Ready: true, Seed: &seed, Deals: deals, Replaced: replaced}, nil
-		})
-		if res.err != nil {
-			return "", res.err
-		}
-	}
-	return code, nil
-}
-
-// tournamentRoomChanged is called by a room's hub after it applied an
-// event of a tournament room: what the tournament needs of it (results,
+// RoomChanged is called by a room's hub after it applied an event of a
+// tournament room: what the tournament needs of it (results,
 // the live status of a match, the longer time to live of a finished
 // room) goes to the outbox, which posts it off the room's loop; the
 // tournament counts each result once, and its sweep posts again what an
 // instance stopping before the outbox drained lost.
-func (s *Server) tournamentRoomChanged(room *match.Room, notices []match.Notice) {
+func (ts *Tournaments) RoomChanged(room *match.Room, notices []match.Notice) {
 	if room.Tournament == "" || len(notices) == 0 {
 		return
 	}
 	if p := tourney.RoomPosting(room, notices); len(p.Results) > 0 || p.Status != nil || p.Keep {
-		s.tours.out.post(room.Tournament, p)
+		ts.out.post(room.Tournament, p)
 	}
 }
 
 // outbox holds the postings of tournament rooms, by tournament, for one
 // drainer goroutine per tournament (a task of the server) to post in
 // order to the tournament's hub: a room's loop never waits for a
-// tournament's. A request that reads a tournament first waits for what
+// tournament'ts. A request that reads a tournament first waits for what
 // this instance has queued for it (wait), so a player who has just
 // finished a hole sees its result.
 type outbox struct {
-	s       *Server
+	ts      *Tournaments
 	mu      sync.Mutex
 	pending map[string]*outq
 }
@@ -86,7 +45,7 @@ type outq struct {
 	idle chan struct{}
 }
 
-func (o *outbox) init(s *Server) { o.s, o.pending = s, map[string]*outq{} }
+func (o *outbox) init(ts *Tournaments) { o.ts, o.pending = ts, map[string]*outq{} }
 
 func (o *outbox) post(id string, p tourney.Posting) {
 	o.mu.Lock()
@@ -96,7 +55,7 @@ func (o *outbox) post(id string, p tourney.Posting) {
 		return
 	}
 	q := &outq{ps: []tourney.Posting{p}, idle: make(chan struct{})}
-	if o.s.tasks.goCtx(func(ctx context.Context) { o.drain(ctx, id, q) }) {
+	if o.ts.o.Go(func(ctx context.Context) { o.drain(ctx, id, q) }) {
 		o.pending[id] = q // else closing: the sweep of another instance posts them
 	}
 }
@@ -133,22 +92,22 @@ func (o *outbox) wait(ctx context.Context, id string) {
 }
 
 func (o *outbox) deliver(ctx context.Context, id string, ps []tourney.Posting) {
-	s := o.s
+	ts := o.ts
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
 	for _, p := range ps {
 		if p.Keep {
-			if err := s.store.Expire(ctx, p.Room, s.opts.TournamentTTL); err != nil {
-				s.log.Warn("tournament room expiry", "room", p.Room, "err", err)
+			if err := ts.o.Store.Expire(ctx, p.Room, ts.o.TTL); err != nil {
+				ts.o.Logger.Warn("tournament room expiry", "room", p.Room, "err", err)
 			}
 		}
 	}
-	h, err := s.tours.acquire(ctx, id)
+	h, err := ts.acquire(ctx, id)
 	if err != nil {
-		s.log.Warn("tournament results not posted", "tournament", id, "err", err)
+		ts.o.Logger.Warn("tournament results not posted", "tournament", id, "err", err)
 		return
 	}
-	defer s.tours.reg.Release(h)
+	defer ts.reg.Release(h)
 	status := map[string]*match.MatchStatus{}
 	for _, p := range ps {
 		if p.Status != nil {
@@ -159,13 +118,13 @@ func (o *outbox) deliver(ctx context.Context, id string, ps []tourney.Posting) {
 		h.setStatus(ctx, status)
 	}
 	for _, p := range ps {
-		s.postResults(ctx, h, p.Room, p.Results)
+		ts.postResults(ctx, h, p.Room, p.Results)
 	}
 }
 
 // postResults posts a room's results (stroke results, or a match
 // decided with its winner's seat in Entrant) to the tournament's hub.
-func (s *Server) postResults(ctx context.Context, h *thub, code string, evs []tourney.Event) {
+func (ts *Tournaments) postResults(ctx context.Context, h *hub, code string, evs []tourney.Event) {
 	for _, ev := range evs {
 		winnerSeat := ev.Entrant
 		res := h.change(ctx, func(t *tourney.Tournament) (tourney.Event, error) {
@@ -193,7 +152,7 @@ func (s *Server) postResults(ctx context.Context, h *thub, code string, evs []to
 			return ev, nil
 		})
 		if res.err != nil && !errors.Is(res.err, tourney.ErrNoChange) {
-			s.log.Info("tournament result refused", "room", code, "kind", ev.Kind, "hole", ev.Hole, "err", res.err)
+			ts.o.Logger.Info("tournament result refused", "room", code, "kind", ev.Kind, "hole", ev.Hole, "err", res.err)
 		}
 	}
 }
@@ -204,15 +163,15 @@ func (s *Server) postResults(ctx context.Context, h *thub, code string, evs []to
 // loop, and what the tournament lacks is posted again; the tournament
 // counts each result once. It also refreshes the live status of the
 // knockout matches (played on any instance) that the bracket shows.
-func (h *thub) sweep() {
+func (h *hub) sweep() {
 	targets, next := h.t.SweepTargets(h.sweepCursor)
 	h.sweepCursor = next
 	if len(targets) == 0 || !h.sweeping.CompareAndSwap(false, true) {
 		return
 	}
-	started := h.s.tasks.goCtx(func(ctx context.Context) {
+	started := h.ts.o.Go(func(ctx context.Context) {
 		defer h.sweeping.Store(false)
-		ctx, cancel := context.WithTimeout(ctx, max(h.s.opts.ResyncEvery, 5*time.Second))
+		ctx, cancel := context.WithTimeout(ctx, max(h.ts.o.ResyncEvery, 5*time.Second))
 		defer cancel()
 		go func() {
 			select {
@@ -228,7 +187,7 @@ func (h *thub) sweep() {
 			}
 		}()
 		for _, tg := range targets {
-			room, err := h.s.loadRoom(ctx, tg.Room)
+			room, err := h.ts.o.Rooms.LoadRoom(ctx, tg.Room)
 			if err != nil {
 				continue
 			}
@@ -245,7 +204,7 @@ func (h *thub) sweep() {
 			}
 			if len(evs) > 0 {
 				h.Log.Info("tournament sweep: posting results again", "room", tg.Room, "results", len(evs))
-				h.s.postResults(ctx, h, tg.Room, evs)
+				h.ts.postResults(ctx, h, tg.Room, evs)
 			}
 		}
 	})
@@ -257,8 +216,8 @@ func (h *thub) sweep() {
 // reconcile posts any result of the entrant's room that the tournament
 // lacks (an instance that stopped between the room's append and the
 // result's): the tournament applies each result once.
-func (s *Server) reconcile(ctx context.Context, h *thub, code string) {
-	room, err := s.loadRoom(ctx, code)
+func (ts *Tournaments) reconcile(ctx context.Context, h *hub, code string) {
+	room, err := ts.o.Rooms.LoadRoom(ctx, code)
 	if err != nil || room.Settings.Format != match.Stroke {
 		return
 	}
@@ -270,32 +229,32 @@ func (s *Server) reconcile(ctx context.Context, h *thub, code string) {
 		return 0
 	})
 	if err == nil && thru < len(evs) {
-		s.postResults(ctx, h, code, evs[thru:])
+		ts.postResults(ctx, h, code, evs[thru:])
 	}
 }
 
 // startMatches makes the rooms of the knockout matches that are ready.
-func (s *Server) startMatches(ctx context.Context, id string) {
+func (ts *Tournaments) startMatches(ctx context.Context, id string) {
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	h, err := s.tours.acquire(ctx, id)
+	h, err := ts.acquire(ctx, id)
 	if err != nil {
 		return
 	}
-	defer s.tours.reg.Release(h)
+	defer ts.reg.Release(h)
 	type ready struct {
-		round, slot  int
-		names, token []string
-		accounts     []int64
-		seed         golf.Seed
-		set          match.Settings
+		round, slot int
+		seats       []Seat
+		seed        golf.Seed
+		set         match.Settings
 	}
 	rs, err := hubs.Read(ctx, &h.Core, func() []ready {
 		t := h.t
 		var out []ready
 		for _, m := range t.ReadyMatches() {
 			a, b := t.Entrants[m.A], t.Entrants[m.B]
-			out = append(out, ready{m.Round, m.Slot, []string{a.Name, b.Name}, []string{a.Token, b.Token}, []int64{a.Account, b.Account}, t.Seed(m.Round), t.Settings.RoomSettings()})
+			seats := []Seat{{a.Name, a.Token, a.Account}, {b.Name, b.Token, b.Account}}
+			out = append(out, ready{m.Round, m.Slot, seats, t.Seed(m.Round), t.Settings.RoomSettings()})
 		}
 		return out
 	})
@@ -303,16 +262,16 @@ func (s *Server) startMatches(ctx context.Context, id string) {
 		return
 	}
 	for _, m := range rs {
-		code, err := s.tournamentRoom(ctx, id, m.set, m.seed, m.names, m.token, m.accounts)
+		code, err := ts.o.Rooms.StartRoom(ctx, id, m.set, m.seed, m.seats)
 		if err != nil {
-			s.log.Warn("knockout match room", "err", err)
+			ts.o.Logger.Warn("knockout match room", "err", err)
 			continue
 		}
 		r := h.change(ctx, func(*tourney.Tournament) (tourney.Event, error) {
 			return tourney.Event{Kind: tourney.KindMatch, Round: m.round, Slot: m.slot, Room: code}, nil
 		})
 		if r.err != nil && !errors.Is(r.err, tourney.ErrNoChange) {
-			s.log.Warn("knockout match room not recorded", "err", r.err)
+			ts.o.Logger.Warn("knockout match room not recorded", "err", r.err)
 		}
 	}
 }

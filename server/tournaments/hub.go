@@ -1,11 +1,10 @@
-package server
+package tournaments
 
 import (
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -18,63 +17,40 @@ import (
 	"golfsolitaire/tourney"
 )
 
-// tournamentHubs are the live tournaments of this instance, and their
-// clock (tournament_clock.go) and outbox (tournament_results.go).
-type tournamentHubs struct {
-	reg     *hubs.Registry[*thub, tchange]
-	clockMu sync.Mutex
-	clock   *tournamentClock
-	out     outbox
-}
-
-func newTournamentHubs(s *Server) *tournamentHubs {
-	ts := &tournamentHubs{reg: hubs.NewRegistry(s.hubEnv(), func(id string) *thub {
-		return &thub{s: s, Core: hubs.NewCore[tchange](s.hubEnv(), "tournament", id), id: id, watchers: map[*twatcher]struct{}{}}
-	}, nil)}
-	ts.out.init(s)
-	return ts
-}
-
-// acquire returns the tournament's hub, starting it if needed. Call
-// release when done.
-func (ts *tournamentHubs) acquire(ctx context.Context, id string) (*thub, error) {
-	h, err := ts.reg.Acquire(ctx, id)
-	if errors.Is(err, store.ErrNotFound) {
-		return nil, errTournamentNotFound
-	}
-	return h, err
-}
+// maxAttempts bounds how many times a batch of changes is applied again
+// after other instances appended first.
+const maxAttempts = 8
 
 // pushEvery is the least time between two pushes to a tournament watcher:
 // updates in between are coalesced into the next push.
 const pushEvery = 500 * time.Millisecond
 
-// tchange is a change to a tournament: build makes the event against the
+// change is a change to a tournament: build makes the event against the
 // tournament as it is when the change is applied.
-type tchange struct {
+type change struct {
 	build func(t *tourney.Tournament) (tourney.Event, error)
-	reply chan tresult
+	reply chan result
 }
 
-type tresult struct {
+type result struct {
 	v       int64
 	err     error
 	notices []tourney.Notice
 }
 
-// thub keeps one tournament on this instance (the machine is hubs.Core's):
+// hub keeps one tournament on this instance (the machine is hubs.Core's):
 // the cached state, changes batched into one store append, and the
 // watchers, pushed the leaderboard at most twice a second. Only its loop
 // touches its fields.
-type thub struct {
-	hubs.Core[tchange]
-	s     *Server
+type hub struct {
+	hubs.Core[change]
+	ts    *Tournaments
 	id    string
 	t     *tourney.Tournament
 	list  store.Tournaments
 	board store.Leaderboards
 
-	watchers map[*twatcher]struct{}
+	watchers map[*watcher]struct{}
 	dirty    bool
 	lastPush time.Time
 	pushT    *time.Timer
@@ -89,87 +65,83 @@ type thub struct {
 	matchStatus map[string]*match.MatchStatus
 }
 
-// twatcher is a WebSocket watching a tournament.
-type twatcher struct {
-	ws      *websocket.Conn
-	out     *sender
+// The optional capabilities of a tournament's hub (server/internal/hubs).
+var (
+	_ hubs.Lifecycle       = (*hub)(nil)
+	_ hubs.Timer           = (*hub)(nil)
+	_ hubs.Batcher[change] = (*hub)(nil)
+)
+
+// watcher is a WebSocket watching a tournament.
+type watcher struct {
+	sock    Socket
 	entrant int
 	host    bool
 	page    int
 	size    int
 }
 
-func (w *twatcher) enqueue(msg []byte) { w.out.enqueue(msg) }
+func (w *watcher) enqueue(msg []byte) { w.sock.Send(msg) }
 
-// tournamentStore is Options.Tournaments (never nil: New defaults it to
-// the Store).
-func (s *Server) tournamentStore() (store.Tournaments, error) {
-	return s.opts.Tournaments, nil
-}
+func (h *hub) HubCore() *hubs.Core[change] { return &h.Core }
 
-func (h *thub) HubCore() *hubs.Core[tchange] { return &h.Core }
-
-func (s *Server) decodeTournament(data []byte) (*tourney.Tournament, error) {
+func (ts *Tournaments) decodeTournament(data []byte) (*tourney.Tournament, error) {
 	t, err := tourney.Decode(data)
 	if err != nil {
 		return nil, err
 	}
-	t.SetAnalyzer(s.analyzer)
+	t.SetAnalyzer(ts.o.Analyzer)
 	return t, nil
 }
 
-func (h *thub) Load(ctx context.Context) error {
-	list, err := h.s.tournamentStore()
+func (h *hub) Load(ctx context.Context) error {
+	t, _, err := hubs.LoadState(ctx, h.Store, h.id, h.ts.decodeTournament)
 	if err != nil {
 		return err
 	}
-	t, _, err := hubs.LoadState(ctx, h.Store, h.id, h.s.decodeTournament)
-	if err != nil {
-		return err
-	}
-	h.list, h.board, h.t = list, h.s.opts.Leaderboards, t
+	h.list, h.board, h.t = h.ts.o.Tournaments, h.ts.o.Leaderboards, t
 	h.repairBoard(ctx)
 	return nil
 }
 
-func (h *thub) Started() {
+func (h *hub) Started() {
 	h.schedule()
 	h.afterChange(nil)
 	h.sweep()
 }
 
-func (h *thub) Stopped() {
+func (h *hub) Stopped() {
 	if h.pushT != nil {
 		h.pushT.Stop()
 	}
 	for w := range h.watchers {
-		w.out.closeNow(websocket.StatusGoingAway, "server shutting down")
+		w.sock.CloseNow(websocket.StatusGoingAway, "server shutting down")
 	}
 }
 
-func (h *thub) Timer() *time.Timer { return h.pushT }
+func (h *hub) Timer() *time.Timer { return h.pushT }
 
-func (h *thub) Fired() {
+func (h *hub) Fired() {
 	h.pushT = nil
 	h.push()
 }
 
 // change applies the event build makes (batched with other changes).
-func (h *thub) change(ctx context.Context, build func(t *tourney.Tournament) (tourney.Event, error)) tresult {
-	c := &tchange{build: build, reply: make(chan tresult, 1)}
+func (h *hub) change(ctx context.Context, build func(t *tourney.Tournament) (tourney.Event, error)) result {
+	c := &change{build: build, reply: make(chan result, 1)}
 	if err := h.Queue(ctx, c); err != nil {
-		return tresult{err: err}
+		return result{err: err}
 	}
 	select {
 	case r := <-c.reply:
 		return r
 	case <-ctx.Done():
-		return tresult{err: ctx.Err()}
+		return result{err: ctx.Err()}
 	}
 }
 
 // setStatus sets the live text of knockout matches, by room.
-func (h *thub) setStatus(ctx context.Context, status map[string]*match.MatchStatus) {
+func (h *hub) setStatus(ctx context.Context, status map[string]*match.MatchStatus) {
 	h.Do(ctx, func() {
 		if h.matchStatus == nil {
 			h.matchStatus = map[string]*match.MatchStatus{}
@@ -189,21 +161,21 @@ func (h *thub) setStatus(ctx context.Context, status map[string]*match.MatchStat
 }
 
 // attach adds a watcher and pushes it the tournament; detach removes it.
-func (h *thub) attach(ctx context.Context, w *twatcher) error {
+func (h *hub) attach(ctx context.Context, w *watcher) error {
 	return h.Do(ctx, func() {
 		h.watchers[w] = struct{}{}
 		h.pushTo(w)
 	})
 }
 
-func (h *thub) detach(ctx context.Context, w *twatcher) {
+func (h *hub) detach(ctx context.Context, w *watcher) {
 	h.Do(ctx, func() { delete(h.watchers, w) })
 }
 
 // repairBoard puts back on the leaderboard any entrant whose score the
 // store lacks (an instance that stopped between the append and the board
 // update): the log is the truth, the board follows it.
-func (h *thub) repairBoard(ctx context.Context) {
+func (h *hub) repairBoard(ctx context.Context) {
 	if !h.t.HasLeaderboard() {
 		return
 	}
@@ -225,18 +197,18 @@ func (h *thub) repairBoard(ctx context.Context) {
 // ApplyBatch applies the commands' events in order and appends those that
 // apply in one step, expecting the cached version; on a conflict it
 // catches up with the store and tries again.
-func (h *thub) ApplyBatch(batch []*tchange) {
+func (h *hub) ApplyBatch(batch []*change) {
 	if len(batch) == 0 {
 		return
 	}
 	// A start or close that the clock has made due goes first, so that a
 	// hub just loaded (its timer not yet fired) does not take a result
 	// after the closing time or an entry after the start.
-	if ev, ok := h.t.Due(h.s.now()); ok {
-		due := &tchange{reply: make(chan tresult, 1), build: func(*tourney.Tournament) (tourney.Event, error) { return ev, nil }}
-		batch = append([]*tchange{due}, batch...)
+	if ev, ok := h.t.Due(h.ts.o.Now()); ok {
+		due := &change{reply: make(chan result, 1), build: func(*tourney.Tournament) (tourney.Event, error) { return ev, nil }}
+		batch = append([]*change{due}, batch...)
 	}
-	results := make([]tresult, len(batch))
+	results := make([]result, len(batch))
 	for attempt := 0; attempt < maxAttempts; attempt++ {
 		before := h.t.Version
 		var logged [][]byte
@@ -244,24 +216,24 @@ func (h *thub) ApplyBatch(batch []*tchange) {
 		var scores []store.Scored
 		through := h.through
 		for i, c := range batch {
-			results[i] = tresult{}
+			results[i] = result{}
 			ev, err := c.build(h.t)
 			if err != nil {
-				results[i] = tresult{v: h.t.Version, err: err}
+				results[i] = result{v: h.t.Version, err: err}
 				continue
 			}
 			if ev.At.IsZero() {
-				ev.At = h.s.now()
+				ev.At = h.ts.o.Now()
 			}
 			n, err := h.t.Apply(ev)
 			if err != nil {
-				results[i] = tresult{v: h.t.Version, err: err}
+				results[i] = result{v: h.t.Version, err: err}
 				continue
 			}
 			data, _ := json.Marshal(ev)
 			logged = append(logged, data)
 			notices = append(notices, n...)
-			results[i] = tresult{v: h.t.Version, notices: n}
+			results[i] = result{v: h.t.Version, notices: n}
 			switch {
 			case ev.Kind == tourney.KindResult:
 				scores = append(scores, store.Scored{Member: tourney.Member(ev.Entrant), Score: h.t.SortKey(ev.Entrant)})
@@ -286,17 +258,17 @@ func (h *thub) ApplyBatch(batch []*tchange) {
 			// fails only shows a score the retry will append anyway.
 			err = h.board.SetScores(ctx, h.id, scores...)
 		}
-		outbox := h.s.ratedTournamentEntry(h.t, notices) // rated.go
+		outbox := h.ts.o.Results.Entries(h.t, notices) // the core: a rated close
 		switch {
 		case err != nil:
 		case len(outbox) > 0:
-			_, err = h.s.store.AppendOutbox(ctx, h.id, before, snap, outbox, logged...)
+			_, err = h.ts.o.Store.AppendOutbox(ctx, h.id, before, snap, outbox, logged...)
 		default:
 			_, err = h.Store.Append(ctx, h.id, before, snap, logged...)
 		}
 		cancel()
 		if err == nil {
-			h.s.outboxWritten(outbox)
+			h.ts.o.Results.Written(outbox)
 			h.through = through
 			h.afterChange(notices)
 			break
@@ -305,7 +277,7 @@ func (h *thub) ApplyBatch(batch []*tchange) {
 		if !errors.Is(err, store.ErrConflict) || attempt == maxAttempts-1 {
 			for i := range results {
 				if results[i].err == nil {
-					results[i] = tresult{v: h.t.Version, err: err}
+					results[i] = result{v: h.t.Version, err: err}
 				}
 			}
 			break
@@ -317,7 +289,7 @@ func (h *thub) ApplyBatch(batch []*tchange) {
 }
 
 // Entry applies an event another instance appended.
-func (h *thub) Entry(e store.Entry) {
+func (h *hub) Entry(e store.Entry) {
 	switch {
 	case e.Version <= h.t.Version:
 	case e.Version == h.t.Version+1:
@@ -339,20 +311,20 @@ func (h *thub) Entry(e store.Entry) {
 
 // Check compares with the store's version now and then, and sweeps for
 // lost results.
-func (h *thub) Check() {
+func (h *hub) Check() {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
-	if _, v, err := hubs.LoadState(ctx, h.Store, h.id, h.s.decodeTournament); err == nil && v != h.t.Version {
+	if _, v, err := hubs.LoadState(ctx, h.Store, h.id, h.ts.decodeTournament); err == nil && v != h.t.Version {
 		h.resync()
 	}
 	h.sweep()
 }
 
 // resync replaces the cached tournament with the store's snapshot.
-func (h *thub) resync() {
+func (h *hub) resync() {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 	defer cancel()
-	t, _, err := hubs.LoadState(ctx, h.Store, h.id, h.s.decodeTournament)
+	t, _, err := hubs.LoadState(ctx, h.Store, h.id, h.ts.decodeTournament)
 	if err != nil {
 		h.Log.Warn("resync: the tournament cannot be loaded", "err", err)
 		return
@@ -363,11 +335,11 @@ func (h *thub) resync() {
 
 // afterChange runs after the tournament moved on: the clock, the list of
 // tournaments, knockout matches to start, and a push to watchers.
-func (h *thub) afterChange(notices []tourney.Notice) {
+func (h *hub) afterChange(notices []tourney.Notice) {
 	h.schedule()
 	h.updateListing()
 	if h.t.Settings.Format == tourney.Knockout && len(h.t.ReadyMatches()) > 0 {
-		h.s.tasks.goCtx(func(ctx context.Context) { h.s.startMatches(ctx, h.id) })
+		h.ts.o.Go(func(ctx context.Context) { h.ts.startMatches(ctx, h.id) })
 	}
 	for _, n := range notices {
 		if n.Kind == tourney.NoticeClosed {
@@ -378,16 +350,16 @@ func (h *thub) afterChange(notices []tourney.Notice) {
 	h.schedulePush()
 }
 
-func (h *thub) schedule() { h.Core.Schedule(h.t.NextDeadline()) }
+func (h *hub) schedule() { h.Core.Schedule(h.t.NextDeadline()) }
 
-func (h *thub) Tick() {
-	ev, ok := h.t.Due(h.s.now())
+func (h *hub) Tick() {
+	ev, ok := h.t.Due(h.ts.o.Now())
 	if !ok {
 		h.schedule()
 		return
 	}
-	c := &tchange{reply: make(chan tresult, 1), build: func(*tourney.Tournament) (tourney.Event, error) { return ev, nil }}
-	h.ApplyBatch([]*tchange{c})
+	c := &change{reply: make(chan result, 1), build: func(*tourney.Tournament) (tourney.Event, error) { return ev, nil }}
+	h.ApplyBatch([]*change{c})
 	if r := <-c.reply; r.err != nil && !errors.Is(r.err, tourney.ErrNoChange) {
 		h.Log.Warn("tournament clock", "err", r.err)
 	}
@@ -406,13 +378,13 @@ type tournamentListing struct {
 	Closed   time.Time        `json:"closed,omitzero"`
 }
 
-func (h *thub) updateListing() {
+func (h *hub) updateListing() {
 	t := h.t
 	data, _ := json.Marshal(tournamentListing{
 		ID: t.ID, Name: t.Settings.Name, Settings: t.Settings, Status: t.Status, Entrants: len(t.Entrants),
 		Created: t.Created, Started: t.Started, Closed: t.Closed,
 	})
-	// When the clock next needs it (tournament_clock.go): its start while
+	// When the clock next needs it (clock.go): its start while
 	// upcoming, its close while live (or when it would close as idle:
 	// the tourney package's idle limit), never once finished.
 	due, _ := t.NextDeadline()
@@ -427,18 +399,18 @@ func (h *thub) updateListing() {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
 	if err := h.list.SetDue(ctx, h.id, due); err != nil {
-		h.s.outage.warn(h.Log, "tournament due time update failed", err)
+		h.ts.o.Outage.Warn(h.Log, "tournament due time update failed", err)
 		return
 	}
 	if err := h.list.SetTournament(ctx, h.id, data); err != nil {
-		h.s.outage.warn(h.Log, "tournament list update failed", err)
+		h.ts.o.Outage.Warn(h.Log, "tournament list update failed", err)
 		return
 	}
 	if t.Status == tourney.Closed {
 		// Listed, on the clock's index and on the board for as long as its
 		// log is kept (Options.TournamentTTL from its last event), then gone.
-		if err := h.list.CloseTournament(ctx, h.id, h.s.opts.TournamentTTL); err != nil {
-			h.s.outage.warn(h.Log, "tournament close failed", err)
+		if err := h.list.CloseTournament(ctx, h.id, h.ts.o.TTL); err != nil {
+			h.ts.o.Outage.Warn(h.Log, "tournament close failed", err)
 			return
 		}
 	}
@@ -446,11 +418,11 @@ func (h *thub) updateListing() {
 }
 
 // schedulePush pushes now, or at the end of the current half second.
-func (h *thub) schedulePush() {
+func (h *hub) schedulePush() {
 	if !h.dirty || len(h.watchers) == 0 || h.pushT != nil {
 		return
 	}
-	wait := pushEvery - h.s.now().Sub(h.lastPush)
+	wait := pushEvery - h.ts.o.Now().Sub(h.lastPush)
 	if wait <= 0 {
 		h.push()
 		return
@@ -459,12 +431,12 @@ func (h *thub) schedulePush() {
 }
 
 // push sends every watcher its view and leaderboard page.
-func (h *thub) push() {
+func (h *hub) push() {
 	if !h.dirty {
 		return
 	}
 	h.dirty = false
-	h.lastPush = h.s.now()
+	h.lastPush = h.ts.o.Now()
 	cache := map[[4]int][]byte{}
 	for w := range h.watchers {
 		host := 0
@@ -481,9 +453,9 @@ func (h *thub) push() {
 	}
 }
 
-func (h *thub) pushTo(w *twatcher) { w.enqueue(h.message(w)) }
+func (h *hub) pushTo(w *watcher) { w.enqueue(h.message(w)) }
 
-func (h *thub) message(w *twatcher) []byte {
+func (h *hub) message(w *watcher) []byte {
 	view := h.t.View(w.entrant, w.host)
 	if view.Bracket != nil {
 		for _, round := range view.Bracket.Rounds {
@@ -512,6 +484,6 @@ func (h *thub) message(w *twatcher) []byte {
 
 // readT runs f with the tournament on the hub's loop and returns what it
 // returns; an error f returns comes back as the error.
-func readT[T any](ctx context.Context, h *thub, f func(t *tourney.Tournament) (T, error)) (T, error) {
+func readT[T any](ctx context.Context, h *hub, f func(t *tourney.Tournament) (T, error)) (T, error) {
 	return hubs.ReadErr(ctx, &h.Core, func() (T, error) { return f(h.t) })
 }

@@ -1,4 +1,4 @@
-package server
+package tournaments
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"golfsolitaire/golf"
+	"golfsolitaire/server/internal/codes"
 	"golfsolitaire/store"
 	"golfsolitaire/store/memstore"
 	"golfsolitaire/tourney"
@@ -26,17 +27,17 @@ func TestBoardRowsPlaces(t *testing.T) {
 		set := tourney.DefaultSettings()
 		set.Countback = trial%4 != 3
 		seeds := []golf.Seed{{1}}
-		tr, err := tourney.New(tourney.Event{Kind: tourney.KindCreate, At: at, ID: "TBOARD0000", Settings: &set, Seeds: seeds, Host: hashToken("host")})
+		tr, err := tourney.New(tourney.Event{Kind: tourney.KindCreate, At: at, ID: "TBOARD0000", Settings: &set, Seeds: seeds, Host: codes.HashToken("host")})
 		if err != nil {
 			t.Fatal(err)
 		}
 		n := 3 + rng.IntN(12)
 		for i := range n {
-			if _, err := tr.Apply(tourney.Event{Kind: tourney.KindJoin, At: at, Name: fmt.Sprint("P", i), Token: hashToken(fmt.Sprint("token-", i))}); err != nil {
+			if _, err := tr.Apply(tourney.Event{Kind: tourney.KindJoin, At: at, Name: fmt.Sprint("P", i), Token: codes.HashToken(fmt.Sprint("token-", i))}); err != nil {
 				t.Fatal(err)
 			}
 		}
-		if _, err := tr.Apply(tourney.Event{Kind: tourney.KindStart, At: at, Token: hashToken("host")}); err != nil {
+		if _, err := tr.Apply(tourney.Event{Kind: tourney.KindStart, At: at, Token: codes.HashToken("host")}); err != nil {
 			t.Fatal(err)
 		}
 		// Scores from a narrow range so that totals collide often; the last

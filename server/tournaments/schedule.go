@@ -1,4 +1,4 @@
-package server
+package tournaments
 
 import (
 	"context"
@@ -7,14 +7,15 @@ import (
 	"errors"
 	"time"
 
+	"golfsolitaire/server/internal/codes"
 	"golfsolitaire/store"
 	"golfsolitaire/tourney"
 )
 
 // scheduleEvery is how often the schedule is checked for slots to create
 // (besides once at start).
-func (s *Server) scheduleEvery() time.Duration {
-	return min(time.Minute, 12*s.opts.ResyncEvery)
+func (ts *Tournaments) scheduleEvery() time.Duration {
+	return min(time.Minute, 12*ts.o.ResyncEvery)
 }
 
 // startSchedule creates the schedule's tournaments ahead of their start
@@ -22,16 +23,16 @@ func (s *Server) scheduleEvery() time.Duration {
 // next ones, then every scheduleEvery. Every instance runs it; each slot
 // is created once across them because its id is derived from the slot
 // (scheduledID) and the store's Create refuses a key that exists.
-func (s *Server) startSchedule() {
-	if len(s.opts.Schedule) == 0 {
+func (ts *Tournaments) startSchedule() {
+	if len(ts.o.Schedule) == 0 {
 		return
 	}
-	s.tasks.goCtx(func(ctx context.Context) {
+	ts.o.Go(func(ctx context.Context) {
 		done := map[string]time.Time{} // slots this instance knows exist, by key
-		tick := time.NewTicker(s.scheduleEvery())
+		tick := time.NewTicker(ts.scheduleEvery())
 		defer tick.Stop()
 		for {
-			s.createScheduled(ctx, done)
+			ts.createScheduled(ctx, done)
 			select {
 			case <-ctx.Done():
 				return
@@ -43,28 +44,28 @@ func (s *Server) startSchedule() {
 
 // createScheduled creates the slots due to exist now that this instance
 // has not yet seen created.
-func (s *Server) createScheduled(ctx context.Context, done map[string]time.Time) {
-	now := s.now()
+func (ts *Tournaments) createScheduled(ctx context.Context, done map[string]time.Time) {
+	now := ts.o.Now()
 	for k, starts := range done {
 		if !starts.After(now) {
 			delete(done, k)
 		}
 	}
-	for _, slot := range s.opts.Schedule.Upcoming(now) {
+	for _, slot := range ts.o.Schedule.Upcoming(now) {
 		if _, ok := done[slot.Key()]; ok {
 			continue
 		}
 		cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-		id, created, err := s.createSlot(cctx, slot)
+		id, created, err := ts.createSlot(cctx, slot)
 		cancel()
 		if err != nil {
 			if ctx.Err() == nil {
-				s.outage.warn(s.log, "scheduled tournament not created", err, "slot", slot.Key())
+				ts.o.Outage.Warn(ts.o.Logger, "scheduled tournament not created", err, "slot", slot.Key())
 			}
 			continue
 		}
 		if created {
-			s.log.Info("scheduled tournament created", "tournament", id, "slot", slot.Key(), "starts", slot.Starts)
+			ts.o.Logger.Info("scheduled tournament created", "tournament", id, "slot", slot.Key(), "starts", slot.Starts)
 		}
 		done[slot.Key()] = slot.Starts
 	}
@@ -77,7 +78,7 @@ func scheduledID(slot tourney.Slot) string {
 	sum := sha256.Sum256([]byte("golf scheduled tournament " + slot.Key()))
 	b := []byte{'T'}
 	for _, x := range sum[:9] {
-		b = append(b, codeAlphabet[x&31])
+		b = append(b, codes.Alphabet[x&31])
 	}
 	return string(b)
 }
@@ -85,14 +86,14 @@ func scheduledID(slot tourney.Slot) string {
 // createSlot stores the slot's tournament under its id unless it exists
 // (created by this or another instance: created is false), then loads its
 // hub, which lists it and puts its start on the clock.
-func (s *Server) createSlot(ctx context.Context, slot tourney.Slot) (id string, created bool, err error) {
+func (ts *Tournaments) createSlot(ctx context.Context, slot tourney.Slot) (id string, created bool, err error) {
 	id = scheduledID(slot)
 	set := slot.Settings()
 	// Nobody holds the host's token: a scheduled tournament starts and
 	// closes by the clock only.
-	ev := tourney.Event{Kind: tourney.KindCreate, ID: id, At: s.now(), Settings: &set, Host: hashToken(newToken())}
+	ev := tourney.Event{Kind: tourney.KindCreate, ID: id, At: ts.o.Now(), Settings: &set, Host: codes.HashToken(codes.NewToken())}
 	for range set.Rounds() {
-		ev.Seeds = append(ev.Seeds, *newSeed())
+		ev.Seeds = append(ev.Seeds, *codes.NewSeed())
 	}
 	t, err := tourney.New(ev)
 	if err != nil {
@@ -103,11 +104,11 @@ func (s *Server) createSlot(ctx context.Context, slot tourney.Slot) (id string, 
 		return id, false, err
 	}
 	data, _ := json.Marshal(ev)
-	switch err := s.store.Create(ctx, id, snap, data); {
+	switch err := ts.o.Store.Create(ctx, id, snap, data); {
 	case err == nil:
 		created = true
-		s.prepareTournamentDeals(id, set, ev.Seeds)
-		if err := s.store.Expire(ctx, id, s.opts.TournamentTTL); err != nil {
+		ts.o.Results.PrepareDeals(id, set, ev.Seeds)
+		if err := ts.o.Store.Expire(ctx, id, ts.o.TTL); err != nil {
 			return id, true, err
 		}
 	case errors.Is(err, store.ErrExists):
@@ -116,10 +117,10 @@ func (s *Server) createSlot(ctx context.Context, slot tourney.Slot) (id string, 
 	}
 	// Listed by its hub (also when the instance that created it stopped
 	// before listing it).
-	h, err := s.tours.acquire(ctx, id)
+	h, err := ts.acquire(ctx, id)
 	if err != nil {
 		return id, created, err
 	}
-	s.tours.reg.Release(h)
+	ts.reg.Release(h)
 	return id, created, nil
 }

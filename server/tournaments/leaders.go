@@ -1,4 +1,4 @@
-package server
+package tournaments
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"golfsolitaire/match"
+	"golfsolitaire/server/internal/api"
 	"golfsolitaire/store"
 	"golfsolitaire/tourney"
 )
@@ -20,17 +21,17 @@ const maxLeaders = 20
 // review (or confirmed), and those who have not started. What any top
 // list or prize of a tournament reads (tourney.Leaders, from the store's
 // board).
-func (s *Server) getLeaders(w http.ResponseWriter, r *http.Request) {
+func (ts *Tournaments) getLeaders(w http.ResponseWriter, r *http.Request) {
 	n := 3
 	if q := r.URL.Query().Get("n"); q != "" {
 		v, err := strconv.Atoi(q)
 		if err != nil || v < 1 || v > maxLeaders {
-			s.fail(w, fmt.Errorf("%w: n must be 1 to %d, not %q", match.ErrInvalid, maxLeaders, q))
+			ts.o.Answers.Fail(w, fmt.Errorf("%w: n must be 1 to %d, not %q", match.ErrInvalid, maxLeaders, q))
 			return
 		}
 		n = v
 	}
-	s.withTournament(w, r, func(h *thub) {
+	ts.withTournament(w, r, func(h *hub) {
 		rows, err := readT(r.Context(), h, func(t *tourney.Tournament) ([]tourney.Row, error) {
 			if !t.HasLeaderboard() {
 				return []tourney.Row{}, nil
@@ -38,10 +39,10 @@ func (s *Server) getLeaders(w http.ResponseWriter, r *http.Request) {
 			return leadersOf(r.Context(), h.board, t, n)
 		})
 		if err != nil {
-			s.fail(w, err)
+			ts.o.Answers.Fail(w, err)
 			return
 		}
-		writeJSON(w, http.StatusOK, struct {
+		api.WriteJSON(w, http.StatusOK, struct {
 			Rows []tourney.Row `json:"rows"`
 		}{rows})
 	})
@@ -75,14 +76,14 @@ func leadersOf(ctx context.Context, board store.Leaderboards, t *tourney.Tournam
 	}
 }
 
-// tournamentLeaders is the tournament's list of leaders, as getLeaders
-// answers it, for the other pages that show them (GET /api/live).
-func (s *Server) tournamentLeaders(ctx context.Context, id string, n int) ([]tourney.Row, error) {
-	h, err := s.tours.acquire(ctx, id)
+// Leaders is the tournament's list of leaders, as getLeaders answers
+// it, for the other pages that show them (GET /api/live).
+func (ts *Tournaments) Leaders(ctx context.Context, id string, n int) ([]tourney.Row, error) {
+	h, err := ts.acquire(ctx, id)
 	if err != nil {
 		return nil, err
 	}
-	defer s.tours.reg.Release(h)
+	defer ts.reg.Release(h)
 	return readT(ctx, h, func(t *tourney.Tournament) ([]tourney.Row, error) {
 		if !t.HasLeaderboard() {
 			return []tourney.Row{}, nil

@@ -1,4 +1,4 @@
-package server
+package tournaments
 
 import (
 	"context"
@@ -10,25 +10,67 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"golfsolitaire/match"
 	"golfsolitaire/protocol"
+	"golfsolitaire/server/internal/api"
+	"golfsolitaire/server/internal/codes"
+	"golfsolitaire/server/internal/hubs"
+	"golfsolitaire/store"
 	"golfsolitaire/tourney"
 )
 
 var (
-	errTournamentNotFound = errors.New("server: no such tournament")
-	negInf, posInf        = math.Inf(-1), math.Inf(1)
+	// ErrNotFound: no such tournament.
+	ErrNotFound    = errors.New("server: no such tournament")
+	negInf, posInf = math.Inf(-1), math.Inf(1)
 )
 
-// tournamentErrorCode maps the tournament errors (errorCode asks it first).
-func tournamentErrorCode(err error) (string, int, bool) {
+// Tournaments are the live tournaments of this instance (their hubs),
+// their clock (clock.go), the outbox of their rooms' results
+// (results.go) and the schedule (schedule.go).
+type Tournaments struct {
+	o       Options
+	reg     *hubs.Registry[*hub, change]
+	clockMu sync.Mutex
+	clock   *clock
+	out     outbox
+}
+
+// New starts the tournaments: their clock, and the schedule's
+// tournaments made ahead of their slot. Close stops the clock; the
+// server's Close stops the rest (its tasks, the hubs' loops).
+func New(o Options) *Tournaments {
+	ts := &Tournaments{o: o}
+	ts.reg = hubs.NewRegistry(o.Hubs, func(id string) *hub {
+		return &hub{ts: ts, Core: hubs.NewCore[change](o.Hubs, "tournament", id), id: id, watchers: map[*watcher]struct{}{}}
+	}, nil)
+	ts.out.init(ts)
+	ts.startClock()
+	ts.startSchedule()
+	return ts
+}
+
+// acquire returns the tournament's hub, starting it if needed. Call
+// ts.reg.Release when done.
+func (ts *Tournaments) acquire(ctx context.Context, id string) (*hub, error) {
+	h, err := ts.reg.Acquire(ctx, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, ErrNotFound
+	}
+	return h, err
+}
+
+// ErrorCode maps the tournament errors to their wire codes and statuses
+// (the server's table of codes asks it first).
+func ErrorCode(err error) (string, int, bool) {
 	table := []struct {
 		err    error
 		code   string
 		status int
 	}{
-		{errTournamentNotFound, protocol.ErrCodeTournamentNotFound, http.StatusNotFound},
+		{ErrNotFound, protocol.ErrCodeTournamentNotFound, http.StatusNotFound},
 		{tourney.ErrNotOpen, protocol.ErrCodeEntryClosed, http.StatusConflict},
 		{tourney.ErrFull, protocol.ErrCodeTournamentFull, http.StatusConflict},
 		{tourney.ErrAlreadyEntered, protocol.ErrCodeAlreadyEntered, http.StatusConflict},
@@ -50,26 +92,26 @@ func tournamentErrorCode(err error) (string, int, bool) {
 	return "", 0, false
 }
 
-// tournamentRoutes adds the tournament API to the mux.
-func (s *Server) tournamentRoutes(m *http.ServeMux) {
-	m.HandleFunc("POST /api/tournaments", s.createTournament)
-	m.HandleFunc("GET /api/tournaments", s.listTournaments)
-	m.HandleFunc("GET /api/tournaments/{id}", s.getTournament)
-	m.HandleFunc("POST /api/tournaments/{id}/join", s.joinTournament)
-	m.HandleFunc("POST /api/tournaments/{id}/start", s.hostTournament(tourney.KindStart))
-	m.HandleFunc("POST /api/tournaments/{id}/close", s.hostTournament(tourney.KindClose))
-	m.HandleFunc("POST /api/tournaments/{id}/play", s.playTournament)
-	m.HandleFunc("GET /api/tournaments/{id}/leaderboard", s.getLeaderboard)
-	m.HandleFunc("GET /api/tournaments/{id}/leaders", s.getLeaders) // tournament_leaders.go
-	m.HandleFunc("GET /api/tournaments/{id}/bracket", s.getBracket)
-	m.HandleFunc("GET /api/tournaments/{id}/records", s.getTournamentRecords)
-	m.HandleFunc("GET /api/tournaments/{id}/entrants/{n}", s.getEntrant)
-	m.HandleFunc("GET /api/tournaments/{id}/entrants/{n}/holes/{hole}/replay", s.getEntrantReplay)
-	m.HandleFunc("GET /ws/tournament", s.capSockets(s.serveTournamentWS))
+// Mount adds the tournament API and the watchers' WebSocket to the mux.
+func (ts *Tournaments) Mount(m *http.ServeMux) {
+	m.HandleFunc("POST /api/tournaments", ts.createTournament)
+	m.HandleFunc("GET /api/tournaments", ts.listTournaments)
+	m.HandleFunc("GET /api/tournaments/{id}", ts.getTournament)
+	m.HandleFunc("POST /api/tournaments/{id}/join", ts.joinTournament)
+	m.HandleFunc("POST /api/tournaments/{id}/start", ts.hostTournament(tourney.KindStart))
+	m.HandleFunc("POST /api/tournaments/{id}/close", ts.hostTournament(tourney.KindClose))
+	m.HandleFunc("POST /api/tournaments/{id}/play", ts.playTournament)
+	m.HandleFunc("GET /api/tournaments/{id}/leaderboard", ts.getLeaderboard)
+	m.HandleFunc("GET /api/tournaments/{id}/leaders", ts.getLeaders) // leaders.go
+	m.HandleFunc("GET /api/tournaments/{id}/bracket", ts.getBracket)
+	m.HandleFunc("GET /api/tournaments/{id}/records", ts.getTournamentRecords)
+	m.HandleFunc("GET /api/tournaments/{id}/entrants/{n}", ts.getEntrant)
+	m.HandleFunc("GET /api/tournaments/{id}/entrants/{n}/holes/{hole}/replay", ts.getEntrantReplay)
+	m.HandleFunc("GET /ws/tournament", ts.serveWS) // ws.go
 }
 
 // newTournamentID is "T" and nine characters of Crockford base32.
-func newTournamentID() string { return "T" + strings.ReplaceAll(newRoomCode(), "-", "") }
+func newTournamentID() string { return "T" + strings.ReplaceAll(codes.NewRoomCode(), "-", "") }
 
 // normalizeTournamentID accepts ids in any case.
 func normalizeTournamentID(in string) string {
@@ -78,31 +120,32 @@ func normalizeTournamentID(in string) string {
 		return ""
 	}
 	for _, c := range in[1:] {
-		if !strings.ContainsRune(codeAlphabet, c) {
+		if !strings.ContainsRune(codes.Alphabet, c) {
 			return ""
 		}
 	}
 	return in
 }
 
-func (s *Server) tournamentLink(r *http.Request, id string) string {
-	return strings.TrimSuffix(s.link(r, ""), "/r/") + "/t/" + id
+// Link is the tournament's page, for the request.
+func (ts *Tournaments) Link(r *http.Request, id string) string {
+	return strings.TrimSuffix(ts.o.Rooms.RoomLink(r, ""), "/r/") + "/t/" + id
 }
 
 // withTournament runs f with the tournament's hub from the path.
-func (s *Server) withTournament(w http.ResponseWriter, r *http.Request, f func(h *thub)) {
+func (ts *Tournaments) withTournament(w http.ResponseWriter, r *http.Request, f func(h *hub)) {
 	id := normalizeTournamentID(r.PathValue("id"))
 	if id == "" {
-		s.fail(w, errTournamentNotFound)
+		ts.o.Answers.Fail(w, ErrNotFound)
 		return
 	}
-	h, err := s.tours.acquire(r.Context(), id)
+	h, err := ts.acquire(r.Context(), id)
 	if err != nil {
-		s.fail(w, err)
+		ts.o.Answers.Fail(w, err)
 		return
 	}
-	defer s.tours.reg.Release(h)
-	s.tours.out.wait(r.Context(), id) // results this instance has yet to post
+	defer ts.reg.Release(h)
+	ts.out.wait(r.Context(), id) // results this instance has yet to post
 	f(h)
 }
 
@@ -112,59 +155,65 @@ func requestToken(r *http.Request) string {
 	return r.Header.Get("X-Token")
 }
 
-func (s *Server) createTournament(w http.ResponseWriter, r *http.Request) {
-	if !s.allow(w, r, limitTournaments) {
+func (ts *Tournaments) createTournament(w http.ResponseWriter, r *http.Request) {
+	if !ts.o.Answers.Allow(w, r, Creates) {
 		return
 	}
 	var req protocol.CreateTournamentRequest
-	if err := decodeBody(r, &req); err != nil {
-		s.fail(w, err)
+	if err := api.DecodeBody(r, &req); err != nil {
+		ts.o.Answers.Fail(w, err)
 		return
 	}
 	set := tourney.DefaultSettings()
 	if len(req.Settings) > 0 {
 		if err := json.Unmarshal(req.Settings, &set); err != nil {
-			s.fail(w, err)
+			ts.o.Answers.Fail(w, err)
 			return
 		}
 	}
 	if set.Schedule != "" {
-		s.fail(w, fmt.Errorf("%w: schedule is set by the server for the tournaments it creates on its schedule", tourney.ErrInvalid))
+		ts.o.Answers.Fail(w, fmt.Errorf("%w: schedule is set by the server for the tournaments it creates on its schedule", tourney.ErrInvalid))
 		return
 	}
 	if set.Accounts && req.Name != "" {
-		// rated.go: a host who enters an accounts-only tournament enters
-		// by their account's name.
-		name, err := s.accountEntry(r, set)
+		// A host who enters an accounts-only tournament enters by their
+		// account's name.
+		name, err := ts.o.Players.AccountEntry(r, set)
 		if err != nil {
-			s.fail(w, err)
+			ts.o.Answers.Fail(w, err)
 			return
 		}
 		req.Name = name
 	}
-	grant, err := s.newTournament(s.withSeatAccount(r), set, req.Name)
+	grant, err := ts.create(ts.o.Players.SeatContext(r), set, req.Name)
 	if err != nil {
-		s.fail(w, err)
+		ts.o.Answers.Fail(w, err)
 		return
 	}
-	grant.Link = s.tournamentLink(r, grant.ID)
-	writeJSON(w, http.StatusCreated, grant)
+	grant.Link = ts.Link(r, grant.ID)
+	api.WriteJSON(w, http.StatusCreated, grant)
 }
 
-// newTournament draws the round seeds, stores the tournament and, with a
+// Create makes a tournament of the settings with no host entrant (the
+// daily challenge's).
+func (ts *Tournaments) Create(ctx context.Context, set tourney.Settings) (protocol.TournamentGrant, error) {
+	return ts.create(ctx, set, "")
+}
+
+// create draws the round seeds, stores the tournament and, with a
 // name, enters the host.
-func (s *Server) newTournament(ctx context.Context, set tourney.Settings, name string) (protocol.TournamentGrant, error) {
-	host := newToken()
+func (ts *Tournaments) create(ctx context.Context, set tourney.Settings, name string) (protocol.TournamentGrant, error) {
+	host := codes.NewToken()
 	grant := protocol.TournamentGrant{Entrant: -1, HostToken: host}
-	ev := tourney.Event{Kind: tourney.KindCreate, At: s.now(), Settings: &set, Host: hashToken(host)}
+	ev := tourney.Event{Kind: tourney.KindCreate, At: ts.o.Now(), Settings: &set, Host: codes.HashToken(host)}
 	for range set.Rounds() {
-		ev.Seeds = append(ev.Seeds, *newSeed())
+		ev.Seeds = append(ev.Seeds, *codes.NewSeed())
 	}
 	if set.Invite {
-		grant.Invite = newID()
-		ev.Invite = hashToken(grant.Invite)
+		grant.Invite = codes.NewID()
+		ev.Invite = codes.HashToken(grant.Invite)
 	}
-	id, err := s.createKey(ctx, func(id string) ([]byte, []byte, error) {
+	id, err := hubs.CreateKey(ctx, ts.o.Store, func(id string) ([]byte, []byte, error) {
 		ev.ID = id
 		t, err := tourney.New(ev)
 		if err != nil {
@@ -178,17 +227,17 @@ func (s *Server) newTournament(ctx context.Context, set tourney.Settings, name s
 		return grant, err
 	}
 	grant.ID = id
-	s.prepareTournamentDeals(id, set, ev.Seeds)
-	if err := s.store.Expire(ctx, id, s.opts.TournamentTTL); err != nil {
+	ts.o.Results.PrepareDeals(id, set, ev.Seeds)
+	if err := ts.o.Store.Expire(ctx, id, ts.o.TTL); err != nil {
 		return grant, err
 	}
-	h, err := s.tours.acquire(ctx, id)
+	h, err := ts.acquire(ctx, id)
 	if err != nil {
 		return grant, err
 	}
-	defer s.tours.reg.Release(h)
+	defer ts.reg.Release(h)
 	if name != "" {
-		g, err := s.enter(ctx, h, protocol.JoinTournamentRequest{Name: name, Invite: grant.Invite})
+		g, err := ts.enter(ctx, h, protocol.JoinTournamentRequest{Name: name, Invite: grant.Invite})
 		if err != nil {
 			return grant, err
 		}
@@ -197,22 +246,17 @@ func (s *Server) newTournament(ctx context.Context, set tourney.Settings, name s
 	return grant, nil
 }
 
-func (s *Server) listTournaments(w http.ResponseWriter, r *http.Request) {
-	ts, err := s.tournamentStore()
+func (ts *Tournaments) listTournaments(w http.ResponseWriter, r *http.Request) {
+	ls, err := ts.o.Tournaments.TournamentList(r.Context(), 500)
 	if err != nil {
-		s.fail(w, err)
-		return
-	}
-	ls, err := ts.TournamentList(r.Context(), 500)
-	if err != nil {
-		s.fail(w, err)
+		ts.o.Answers.Fail(w, err)
 		return
 	}
 	out := make([]json.RawMessage, 0, len(ls))
 	for _, l := range ls { // newest first
 		out = append(out, json.RawMessage(l.Data))
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"tournaments": out})
+	api.WriteJSON(w, http.StatusOK, map[string]any{"tournaments": out})
 }
 
 // viewer reads who the token belongs to: an entrant (or -1) and whether
@@ -221,58 +265,58 @@ func viewer(t *tourney.Tournament, token string) (int, bool) {
 	if token == "" {
 		return -1, false
 	}
-	th := hashToken(token)
+	th := codes.HashToken(token)
 	return t.EntrantOf(th), th == t.Host
 }
 
-func (s *Server) getTournament(w http.ResponseWriter, r *http.Request) {
-	s.withTournament(w, r, func(h *thub) {
+func (ts *Tournaments) getTournament(w http.ResponseWriter, r *http.Request) {
+	ts.withTournament(w, r, func(h *hub) {
 		token := requestToken(r)
 		v, err := readT(r.Context(), h, func(t *tourney.Tournament) (tourney.View, error) {
 			e, host := viewer(t, token)
 			return t.View(e, host), nil
 		})
 		if err != nil {
-			s.fail(w, err)
+			ts.o.Answers.Fail(w, err)
 			return
 		}
 		if v.You != nil && v.You.Entrant >= 0 && v.You.Room != "" && (v.Settings.Format == tourney.Stroke || v.Phase == tourney.Qualifying) {
-			s.reconcile(r.Context(), h, v.You.Room)
+			ts.reconcile(r.Context(), h, v.You.Room)
 		}
-		writeJSON(w, http.StatusOK, v)
+		api.WriteJSON(w, http.StatusOK, v)
 	})
 }
 
-func (s *Server) joinTournament(w http.ResponseWriter, r *http.Request) {
-	if !s.allow(w, r, limitEntries) {
+func (ts *Tournaments) joinTournament(w http.ResponseWriter, r *http.Request) {
+	if !ts.o.Answers.Allow(w, r, Entries) {
 		return
 	}
 	var req protocol.JoinTournamentRequest
-	if err := decodeBody(r, &req); err != nil {
-		s.fail(w, err)
+	if err := api.DecodeBody(r, &req); err != nil {
+		ts.o.Answers.Fail(w, err)
 		return
 	}
-	s.withTournament(w, r, func(h *thub) {
-		ts, err := readT(r.Context(), h, func(t *tourney.Tournament) (tourney.Settings, error) { return t.Settings, nil })
+	ts.withTournament(w, r, func(h *hub) {
+		set, err := readT(r.Context(), h, func(t *tourney.Tournament) (tourney.Settings, error) { return t.Settings, nil })
 		if err != nil {
-			s.fail(w, err)
+			ts.o.Answers.Fail(w, err)
 			return
 		}
-		if ts.Accounts {
-			name, err := s.accountEntry(r, ts) // rated.go
+		if set.Accounts {
+			name, err := ts.o.Players.AccountEntry(r, set)
 			if err != nil {
-				s.fail(w, err)
+				ts.o.Answers.Fail(w, err)
 				return
 			}
 			req.Name = name
 		}
-		g, err := s.enter(s.withSeatAccount(r), h, req)
+		g, err := ts.enter(ts.o.Players.SeatContext(r), h, req)
 		if err != nil {
-			s.fail(w, err)
+			ts.o.Answers.Fail(w, err)
 			return
 		}
-		g.Link = s.tournamentLink(r, h.id)
-		writeJSON(w, http.StatusOK, g)
+		g.Link = ts.Link(r, h.id)
+		api.WriteJSON(w, http.StatusOK, g)
 	})
 }
 
@@ -281,22 +325,22 @@ func (s *Server) joinTournament(w http.ResponseWriter, r *http.Request) {
 // account logged in (withSeatAccount) is the entrant's: an account holds
 // one entry (a second is refused, whatever its name or token), and
 // fair-play evidence and ratings key on it.
-func (s *Server) enter(ctx context.Context, h *thub, req protocol.JoinTournamentRequest) (protocol.TournamentGrant, error) {
+func (ts *Tournaments) enter(ctx context.Context, h *hub, req protocol.JoinTournamentRequest) (protocol.TournamentGrant, error) {
 	token := req.Token
 	if token == "" {
-		token = newToken()
+		token = codes.NewToken()
 	} else if len(token) < 16 || len(token) > 64 {
 		return protocol.TournamentGrant{}, fmt.Errorf("%w: a token is 16 to 64 characters", tourney.ErrInvalid)
 	}
 	invite := ""
 	if req.Invite != "" {
-		invite = hashToken(req.Invite)
+		invite = codes.HashToken(req.Invite)
 	}
 	res := h.change(ctx, func(t *tourney.Tournament) (tourney.Event, error) {
-		if err := linkedEntry(ctx, t); err != nil { // linked.go
+		if err := ts.o.Players.LinkedEntry(ctx, t); err != nil {
 			return tourney.Event{}, err
 		}
-		return tourney.Event{Kind: tourney.KindJoin, Name: req.Name, Token: hashToken(token), Invite: invite, Account: seatAccount(ctx)}, nil
+		return tourney.Event{Kind: tourney.KindJoin, Name: req.Name, Token: codes.HashToken(token), Invite: invite, Account: ts.o.Players.SeatAccount(ctx)}, nil
 	})
 	if res.err != nil {
 		return protocol.TournamentGrant{}, res.err
@@ -306,7 +350,7 @@ func (s *Server) enter(ctx context.Context, h *thub, req protocol.JoinTournament
 		name    string
 	}
 	e, err := readT(ctx, h, func(t *tourney.Tournament) (entered, error) {
-		i := t.EntrantOf(hashToken(token))
+		i := t.EntrantOf(codes.HashToken(token))
 		if i < 0 {
 			return entered{entrant: i}, nil
 		}
@@ -316,26 +360,26 @@ func (s *Server) enter(ctx context.Context, h *thub, req protocol.JoinTournament
 		return protocol.TournamentGrant{}, err
 	}
 	// held.go: an entrant who is held for review is marked so at once.
-	s.syncEntrantsHeld(ctx, h.id, []string{e.name})
+	ts.SyncHeld(ctx, h.id, []string{e.name})
 	return protocol.TournamentGrant{ID: h.id, Entrant: e.entrant, Token: token}, nil
 }
 
-func (s *Server) hostTournament(kind tourney.Kind) http.HandlerFunc {
+func (ts *Tournaments) hostTournament(kind tourney.Kind) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		var req protocol.TokenRequest
-		if err := decodeBody(r, &req); err != nil {
-			s.fail(w, err)
+		if err := api.DecodeBody(r, &req); err != nil {
+			ts.o.Answers.Fail(w, err)
 			return
 		}
-		s.withTournament(w, r, func(h *thub) {
+		ts.withTournament(w, r, func(h *hub) {
 			res := h.change(r.Context(), func(t *tourney.Tournament) (tourney.Event, error) {
-				return tourney.Event{Kind: kind, Token: hashToken(req.Token)}, nil
+				return tourney.Event{Kind: kind, Token: codes.HashToken(req.Token)}, nil
 			})
 			if res.err != nil {
-				s.fail(w, res.err)
+				ts.o.Answers.Fail(w, res.err)
 				return
 			}
-			writeJSON(w, http.StatusOK, map[string]any{"v": res.v})
+			api.WriteJSON(w, http.StatusOK, map[string]any{"v": res.v})
 		})
 	}
 }
@@ -343,28 +387,28 @@ func (s *Server) hostTournament(kind tourney.Kind) http.HandlerFunc {
 // playTournament gives an entrant the room to play in: their stroke-play
 // room (made and started on the tournament's round seed the first time)
 // or their current knockout match.
-func (s *Server) playTournament(w http.ResponseWriter, r *http.Request) {
-	if !s.allow(w, r, limitEntries) {
+func (ts *Tournaments) playTournament(w http.ResponseWriter, r *http.Request) {
+	if !ts.o.Answers.Allow(w, r, Entries) {
 		return
 	}
 	var req protocol.TokenRequest
-	if err := decodeBody(r, &req); err != nil {
-		s.fail(w, err)
+	if err := api.DecodeBody(r, &req); err != nil {
+		ts.o.Answers.Fail(w, err)
 		return
 	}
-	s.withTournament(w, r, func(h *thub) {
-		g, err := s.play(r.Context(), h, req.Token)
+	ts.withTournament(w, r, func(h *hub) {
+		g, err := ts.play(r.Context(), h, req.Token)
 		if err != nil {
-			s.fail(w, err)
+			ts.o.Answers.Fail(w, err)
 			return
 		}
-		g.Link = s.link(r, g.Room)
-		writeJSON(w, http.StatusOK, g)
+		g.Link = ts.o.Rooms.RoomLink(r, g.Room)
+		api.WriteJSON(w, http.StatusOK, g)
 	})
 }
 
-func (s *Server) play(ctx context.Context, h *thub, token string) (protocol.PlayGrant, error) {
-	th := hashToken(token)
+func (ts *Tournaments) play(ctx context.Context, h *hub, token string) (protocol.PlayGrant, error) {
+	th := codes.HashToken(token)
 	ps, err := readT(ctx, h, func(t *tourney.Tournament) (tourney.Play, error) { return t.PlayOf(th) })
 	if err != nil {
 		return protocol.PlayGrant{}, err
@@ -376,10 +420,10 @@ func (s *Server) play(ctx context.Context, h *thub, token string) (protocol.Play
 		return protocol.PlayGrant{Room: ps.View.You.Room, Seat: ps.Seat}, nil
 	}
 	if ps.View.You.Room != "" {
-		s.reconcile(ctx, h, ps.View.You.Room)
+		ts.reconcile(ctx, h, ps.View.You.Room)
 		return protocol.PlayGrant{Room: ps.View.You.Room, Next: ps.View.You.Next}, nil
 	}
-	code, err := s.tournamentRoom(ctx, h.id, ps.Settings, ps.Seed, []string{ps.View.You.Name}, []string{th}, []int64{ps.Account})
+	code, err := ts.o.Rooms.StartRoom(ctx, h.id, ps.Settings, ps.Seed, []Seat{{Name: ps.View.You.Name, Token: th, Account: ps.Account}})
 	if err != nil {
 		return protocol.PlayGrant{}, err
 	}
@@ -397,7 +441,7 @@ func (s *Server) play(ctx context.Context, h *thub, token string) (protocol.Play
 	return protocol.PlayGrant{Room: code, Next: max(ps.View.You.Next, 1)}, nil
 }
 
-func (s *Server) getLeaderboard(w http.ResponseWriter, r *http.Request) {
+func (ts *Tournaments) getLeaderboard(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	page, _ := strconv.Atoi(q.Get("page"))
 	size, _ := strconv.Atoi(q.Get("size"))
@@ -405,28 +449,28 @@ func (s *Server) getLeaderboard(w http.ResponseWriter, r *http.Request) {
 		size = 20
 	}
 	token := requestToken(r)
-	s.withTournament(w, r, func(h *thub) {
+	ts.withTournament(w, r, func(h *hub) {
 		data, err := readT(r.Context(), h, func(t *tourney.Tournament) (*protocol.Leaderboard, error) {
 			e, _ := viewer(t, token)
 			return leaderboardOf(r.Context(), h.board, t, page, size, e)
 		})
 		if err != nil {
-			s.fail(w, err)
+			ts.o.Answers.Fail(w, err)
 			return
 		}
-		writeJSON(w, http.StatusOK, data)
+		api.WriteJSON(w, http.StatusOK, data)
 	})
 }
 
-func (s *Server) getBracket(w http.ResponseWriter, r *http.Request) {
-	s.withTournament(w, r, func(h *thub) {
+func (ts *Tournaments) getBracket(w http.ResponseWriter, r *http.Request) {
+	ts.withTournament(w, r, func(h *hub) {
 		bv, err := readT(r.Context(), h, func(t *tourney.Tournament) (*tourney.BracketView, error) { return t.View(-1, false).Bracket, nil })
 		if err != nil {
-			s.fail(w, err)
+			ts.o.Answers.Fail(w, err)
 			return
 		}
 		if bv == nil {
-			writeJSON(w, http.StatusOK, map[string]any{"bracket": nil})
+			api.WriteJSON(w, http.StatusOK, map[string]any{"bracket": nil})
 			return
 		}
 		// Live matches: their standing from the room.
@@ -436,28 +480,28 @@ func (s *Server) getBracket(w http.ResponseWriter, r *http.Request) {
 				if m.Room == "" || m.Decided {
 					continue
 				}
-				if room, err := s.loadRoom(r.Context(), m.Room); err == nil {
+				if room, err := ts.o.Rooms.LoadRoom(r.Context(), m.Room); err == nil {
 					if st := room.Standings(); st.Match != nil {
 						m.Status, m.Live = st.Match.Text, st.Match
 					}
 				}
 			}
 		}
-		writeJSON(w, http.StatusOK, map[string]any{"bracket": bv})
+		api.WriteJSON(w, http.StatusOK, map[string]any{"bracket": bv})
 	})
 }
 
-func (s *Server) getTournamentRecords(w http.ResponseWriter, r *http.Request) {
-	s.withTournament(w, r, func(h *thub) {
+func (ts *Tournaments) getTournamentRecords(w http.ResponseWriter, r *http.Request) {
+	ts.withTournament(w, r, func(h *hub) {
 		src, err := readT(r.Context(), h, func(t *tourney.Tournament) (*tourney.RecordSources, error) {
 			return t.RecordSources(), nil
 		})
 		if err != nil {
-			s.fail(w, err)
+			ts.o.Answers.Fail(w, err)
 			return
 		}
 		for _, rr := range src.Rooms() {
-			room, err := s.loadRoom(r.Context(), rr.Code)
+			room, err := ts.o.Rooms.LoadRoom(r.Context(), rr.Code)
 			if err != nil {
 				continue
 			}
@@ -465,17 +509,17 @@ func (s *Server) getTournamentRecords(w http.ResponseWriter, r *http.Request) {
 		}
 		out := src.Records()
 		w.Header().Set("Content-Disposition", `inline; filename="golf-tournament-`+h.id+`.json"`)
-		writeJSON(w, http.StatusOK, out)
+		api.WriteJSON(w, http.StatusOK, out)
 	})
 }
 
-func (s *Server) getEntrant(w http.ResponseWriter, r *http.Request) {
+func (ts *Tournaments) getEntrant(w http.ResponseWriter, r *http.Request) {
 	n, err := strconv.Atoi(r.PathValue("n"))
 	if err != nil {
-		s.fail(w, fmt.Errorf("%w: entrant number", tourney.ErrInvalid))
+		ts.o.Answers.Fail(w, fmt.Errorf("%w: entrant number", tourney.ErrInvalid))
 		return
 	}
-	s.withTournament(w, r, func(h *thub) {
+	ts.withTournament(w, r, func(h *hub) {
 		type info struct {
 			row  tourney.Row
 			room string
@@ -488,12 +532,12 @@ func (s *Server) getEntrant(w http.ResponseWriter, r *http.Request) {
 			return info{t.Line(n), t.Entrants[n].Room, t.SafeHoles()}, nil
 		})
 		if err != nil {
-			s.fail(w, err)
+			ts.o.Answers.Fail(w, err)
 			return
 		}
 		out := protocol.EntrantWatch{Row: in.row, Safe: in.safe}
 		if in.room != "" {
-			if room, err := s.loadRoom(r.Context(), in.room); err == nil && room.Status == match.Playing {
+			if room, err := ts.o.Rooms.LoadRoom(r.Context(), in.room); err == nil && room.Status == match.Playing {
 				if hole := room.CurrentHole(); hole != nil && len(hole.Games) > 0 {
 					f, wait := 0, match.TournamentWait()
 					if slices.Contains(in.safe, hole.Number) {
@@ -510,7 +554,7 @@ func (s *Server) getEntrant(w http.ResponseWriter, r *http.Request) {
 				}
 			}
 		}
-		writeJSON(w, http.StatusOK, out)
+		api.WriteJSON(w, http.StatusOK, out)
 	})
 }
 
@@ -519,7 +563,7 @@ func (s *Server) getEntrant(w http.ResponseWriter, r *http.Request) {
 // viewer shows it: only once the hole is safe (refused with not_finished
 // before), and only a game whose result counts. round is the knockout
 // round (0 the qualifying round); stroke play needs none.
-func (s *Server) getEntrantReplay(w http.ResponseWriter, r *http.Request) {
+func (ts *Tournaments) getEntrantReplay(w http.ResponseWriter, r *http.Request) {
 	n, err1 := strconv.Atoi(r.PathValue("n"))
 	hole, err2 := strconv.Atoi(r.PathValue("hole"))
 	round, err3 := -1, error(nil)
@@ -527,28 +571,28 @@ func (s *Server) getEntrantReplay(w http.ResponseWriter, r *http.Request) {
 		round, err3 = strconv.Atoi(q)
 	}
 	if err1 != nil || err2 != nil || err3 != nil {
-		s.fail(w, fmt.Errorf("%w: want /api/tournaments/{id}/entrants/{n}/holes/{hole}/replay?round=r", tourney.ErrInvalid))
+		ts.o.Answers.Fail(w, fmt.Errorf("%w: want /api/tournaments/{id}/entrants/{n}/holes/{hole}/replay?round=r", tourney.ErrInvalid))
 		return
 	}
-	s.withTournament(w, r, func(h *thub) {
+	ts.withTournament(w, r, func(h *hub) {
 		tg, err := readT(r.Context(), h, func(t *tourney.Tournament) (tourney.EntrantHole, error) {
 			return t.EntrantHoleOf(n, round, hole)
 		})
 		if err != nil {
-			s.fail(w, err)
+			ts.o.Answers.Fail(w, err)
 			return
 		}
 		if !tg.Safe {
-			writeError(w, http.StatusConflict, protocol.ErrCodeNotFinished, "that hole is not safe yet: its boards are shown once everyone still to play it has finished it")
+			api.WriteError(w, http.StatusConflict, protocol.ErrCodeNotFinished, "that hole is not safe yet: its boards are shown once everyone still to play it has finished it")
 			return
 		}
 		if tg.Room == "" || tg.Seat < 0 || !tg.Counts {
-			writeError(w, http.StatusNotFound, protocol.ErrCodeNotFinished, "no counted game of that entrant on that hole")
+			api.WriteError(w, http.StatusNotFound, protocol.ErrCodeNotFinished, "no counted game of that entrant on that hole")
 			return
 		}
-		room, err := s.loadRoom(r.Context(), tg.Room)
+		room, err := ts.o.Rooms.LoadRoom(r.Context(), tg.Room)
 		if err != nil {
-			s.fail(w, err)
+			ts.o.Answers.Fail(w, err)
 			return
 		}
 		for _, hl := range room.Holes {
@@ -557,10 +601,10 @@ func (s *Server) getEntrantReplay(w http.ResponseWriter, r *http.Request) {
 			}
 			// A safe hole is whole for anyone (match.Room.ReplayAt).
 			if rp, ok := room.ReplayAt(hole, tg.Seat, match.Whole); ok {
-				writeJSON(w, http.StatusOK, rp)
+				api.WriteJSON(w, http.StatusOK, rp)
 				return
 			}
 		}
-		writeError(w, http.StatusNotFound, protocol.ErrCodeNotFinished, "no finished game of that entrant on that hole")
+		api.WriteError(w, http.StatusNotFound, protocol.ErrCodeNotFinished, "no finished game of that entrant on that hole")
 	})
 }

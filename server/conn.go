@@ -392,7 +392,7 @@ func (c *conn) play(ctx context.Context, h *hub, seat int, m protocol.ClientMess
 			c.s.metrics.moveLatency.Observe(time.Since(start).Seconds())
 		}
 		if !a.sent {
-			c.enqueue(protocol.ServerMessage{Type: protocol.TypeAck, Seq: m.Seq, V: r.v}.Marshal())
+			c.enqueue(protocol.AckFrame(m.Seq, r.v))
 		}
 	}
 }

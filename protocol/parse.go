@@ -126,14 +126,14 @@ func parseMove(b []byte) (m ClientMessage, ok bool) {
 	m.Type = TypeMove
 	if rest, ok := cutPrefix(b, `,"seq":`); ok {
 		var n int64
-		if n, b, ok = leadingInt(rest); !ok {
+		if n, b, ok = leadingInt(rest, 18); !ok {
 			return m, false
 		}
 		m.Seq = n
 	}
 	if rest, ok := cutPrefix(b, `,"hole":`); ok {
 		var n int64
-		if n, b, ok = leadingInt(rest); !ok {
+		if n, b, ok = leadingInt(rest, 9); !ok {
 			return m, false
 		}
 		m.Hole = int(n)
@@ -158,15 +158,17 @@ func cutPrefix(b []byte, prefix string) ([]byte, bool) {
 	return b[len(prefix):], true
 }
 
-// leadingInt reads a JSON integer of at most 9 digits without a sign or a
-// leading zero (or a lone 0) at the start of b.
-func leadingInt(b []byte) (n int64, rest []byte, ok bool) {
+// leadingInt reads a JSON integer of at most digits digits (18 at most:
+// no int64 overflows) without a sign or a leading zero (or a lone 0) at
+// the start of b. Clients' seqs start at the time in microseconds: 16
+// digits.
+func leadingInt(b []byte, digits int) (n int64, rest []byte, ok bool) {
 	i := 0
-	for i < len(b) && i < 10 && b[i] >= '0' && b[i] <= '9' {
+	for i < len(b) && i <= digits && b[i] >= '0' && b[i] <= '9' {
 		n = n*10 + int64(b[i]-'0')
 		i++
 	}
-	if i == 0 || i > 9 || (i > 1 && b[0] == '0') {
+	if i == 0 || i > digits || (i > 1 && b[0] == '0') {
 		return 0, b, false
 	}
 	return n, b[i:], true

@@ -1,8 +1,10 @@
 package protocol
 
 import (
+	"encoding/json"
 	"reflect"
 	"testing"
+	"time"
 )
 
 // parseMoveCases are moves as clients write them and near misses that
@@ -17,6 +19,10 @@ var parseMoveCases = []string{
 	`{"type":"move","move":"u"}`,
 	`{"type":"move","seq":999999999,"hole":999999999,"move":"52"}`,
 	`{"type":"move","seq":1234567890,"hole":1,"move":"3"}`,
+	`{"type":"move","seq":1765000000123456,"hole":3,"move":"12"}`,
+	`{"type":"move","seq":999999999999999999,"hole":1,"move":"3"}`,
+	`{"type":"move","seq":9999999999999999999,"hole":1,"move":"3"}`,
+	`{"type":"move","seq":1,"hole":1234567890,"move":"3"}`,
 	`{"type":"move","seq":01,"hole":1,"move":"3"}`,
 	`{"type":"move","seq":-1,"hole":1,"move":"3"}`,
 	`{"type":"move","seq":1e3,"hole":1,"move":"3"}`,
@@ -55,6 +61,17 @@ func TestParseMove(t *testing.T) {
 	}
 	if read < 8 {
 		t.Errorf("parseMove read %d of the clients' moves, want 8", read)
+	}
+	// The Go client's moves (client.Client.Move): seqs from the time in
+	// microseconds.
+	for _, mv := range []string{"1", "52", "s", "r", "u"} {
+		b, err := json.Marshal(ClientMessage{Type: TypeMove, Seq: time.Now().UnixMicro(), Hole: 9, Move: mv})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !checkParseMove(t, b) {
+			t.Errorf("parseMove left %s to the decoder", b)
+		}
 	}
 }
 

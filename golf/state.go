@@ -203,6 +203,12 @@ func (s *State) WasteTop() Card {
 // Waste returns the waste from the bottom card to the top one.
 func (s *State) Waste() []Card { return append([]Card(nil), s.waste[:s.nWaste]...) }
 
+// WasteLen is the number of cards on the waste.
+func (s *State) WasteLen() int { return int(s.nWaste) }
+
+// WasteAt is the waste's i-th card from the bottom (0 <= i < WasteLen).
+func (s *State) WasteAt(i int) Card { return s.waste[:s.nWaste][i] }
+
 // Stock returns the cards still in the stock, in turn order (the first is
 // turned next). The stock is face down in play: whether a player may see
 // it is the caller's decision (a solver with full knowledge does).

@@ -61,8 +61,11 @@ func (s *Seat) applied(ev Event) {
 		return
 	}
 	s.LastSeq = ev.Seq
+	// The window slides along its array, which append moves (copying
+	// the window) only when it is full: one allocation every seqWindow
+	// moves or so, not one a move. Nothing else holds a seat's Recent.
 	s.Recent = append(s.Recent, Applied{Seq: ev.Seq, Hole: ev.Hole, Move: ev.Move})
 	if len(s.Recent) > seqWindow {
-		s.Recent = append([]Applied(nil), s.Recent[len(s.Recent)-seqWindow:]...)
+		s.Recent = s.Recent[len(s.Recent)-seqWindow:]
 	}
 }

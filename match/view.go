@@ -240,22 +240,10 @@ func BoardOf(d *golf.Deal, st *golf.State, moves []golf.Move, done bool) *Board 
 		CardsLeft: st.CardsLeft(), Over: st.Over(), Cleared: st.Cleared(), Done: done,
 		Score: st.Score(), Moves: len(moves), Playable: []int{},
 	}
-	for _, pile := range st.Piles() {
-		ps := make([]string, len(pile))
-		for j, c := range pile {
-			if c != golf.NoCard {
-				ps[j] = c.String()
-			}
-		}
-		b.Piles = append(b.Piles, ps)
-	}
-	waste := st.Waste()
-	b.Waste = make([]string, len(waste))
-	for j, c := range waste {
-		b.Waste[j] = c.String()
-	}
+	b.Piles, b.Waste = boardCards(d, st)
 	if !done {
-		for _, m := range st.Legal() {
+		var legal [8]golf.Move
+		for _, m := range st.AppendLegal(legal[:0]) {
 			switch m.Action {
 			case golf.Play:
 				b.Playable = append(b.Playable, int(m.Pile))
@@ -271,6 +259,49 @@ func BoardOf(d *golf.Deal, st *golf.State, moves []golf.Move, done bool) *Board 
 		b.Run++
 	}
 	return b
+}
+
+// boardCards names the cards of a board's piles (State.Piles, a removed
+// card of a one-row layout "") and waste, all in one backing array: a
+// board is drawn for every move of its seat.
+func boardCards(d *golf.Deal, st *golf.State) (piles [][]string, waste []string) {
+	l := d.Layout()
+	n, one := 0, l.Rows == 1
+	for p := 0; p < l.Positions; p++ {
+		if one || st.Present(p) {
+			n++
+		}
+	}
+	nw := st.WasteLen()
+	names := make([]string, n+nw)
+	// Count each pile's cards, then fill the piles in position order
+	// (deepest card first, as State.Piles).
+	piles = make([][]string, l.Piles())
+	var counts [64]int
+	for p := 0; p < l.Positions; p++ {
+		if one || st.Present(p) {
+			counts[l.PileOf(p)]++
+		}
+	}
+	at := 0
+	for i := range piles {
+		piles[i] = names[at : at : at+counts[i]]
+		at += counts[i]
+	}
+	for p := 0; p < l.Positions; p++ {
+		i := l.PileOf(p)
+		switch {
+		case st.Present(p):
+			piles[i] = append(piles[i], d.At(p).String())
+		case one:
+			piles[i] = append(piles[i], "")
+		}
+	}
+	waste = names[n : n : n+nw]
+	for j := range nw {
+		waste = append(waste, st.WasteAt(j).String())
+	}
+	return piles, waste
 }
 
 // wasteOrigins follows the moves and returns, for each waste card, its

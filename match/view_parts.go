@@ -31,6 +31,10 @@ type ViewCache struct {
 	encoded map[string]*patch.Value
 	own     map[int]*ownBoard
 	buf     []byte
+	// stKey is what the standings of version were computed from
+	// (standingsKey): while it is the same, so are they, and they are
+	// neither computed nor encoded again.
+	stKey, stPrev []byte
 }
 
 // ownBoard is a player's own board as encoded last, with what it was
@@ -79,9 +83,19 @@ func (c *ViewCache) update(r *Room) {
 	}
 	c.room, c.version = r, r.Version
 	c.prev, c.shared = c.shared, [nViewMembers]*patch.Value{}
-	v := r.sharedView(r.Standings())
+	c.stPrev, c.stKey = c.stKey, standingsKey(c.stPrev[:0], r)
+	sameStandings := c.prev[mStandings] != nil && string(c.stKey) == string(c.stPrev)
+	var st Standings
+	if !sameStandings {
+		st = r.Standings()
+	}
+	v := r.sharedView(st)
 	for i := range viewMembers {
 		if i == mYou || i == mBoard || i == mBoards {
+			continue
+		}
+		if i == mStandings && sameStandings {
+			c.shared[i] = c.prev[i]
 			continue
 		}
 		m := &viewMembers[i]
@@ -95,6 +109,42 @@ func (c *ViewCache) update(r *Room) {
 		}
 		c.shared[i] = patch.Raw(slices.Clone(c.buf))
 	}
+}
+
+// standingsKey appends all that r's standings are computed from
+// (standings: the settings' format, holes and tie rules, each seat's name
+// and hold, and each hole's number, end, best and games' ends and scores).
+func standingsKey(b []byte, r *Room) []byte {
+	set := &r.Settings
+	b = append(b, set.Format...)
+	b = append(b, 0)
+	b = strconv.AppendInt(b, int64(set.Holes), 10)
+	b = strconv.AppendInt(b, int64(set.Par()), 10)
+	b = strconv.AppendBool(b, set.Countback)
+	b = strconv.AppendBool(b, set.SuddenDeath)
+	for _, s := range r.Seats {
+		b = append(b, '|')
+		b = strconv.AppendInt(b, int64(len(s.Name)), 10)
+		b = append(b, ':')
+		b = append(b, s.Name...)
+		b = strconv.AppendBool(b, s.Held)
+	}
+	for _, h := range r.Holes {
+		b = append(b, '#')
+		b = strconv.AppendInt(b, int64(h.Number), 10)
+		b = strconv.AppendBool(b, h.Done)
+		if h.Best != nil {
+			b = append(b, 'b')
+			b = strconv.AppendInt(b, int64(*h.Best), 10)
+		}
+		for _, g := range h.Games {
+			b = append(b, ',')
+			if g.Done {
+				b = strconv.AppendInt(b, int64(g.Score), 10)
+			}
+		}
+	}
+	return b
 }
 
 func (c *ViewCache) youOf(seat int) *patch.Value {

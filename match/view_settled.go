@@ -131,9 +131,13 @@ func (r *Room) Shown(h *Hole, p, f int, w *Wait) Shown {
 		return r.shownNew(h, p, f, w)
 	}
 	// Every viewer of an event gets the same settled boards: build each
-	// once. Without undo a game's moves only grow, so the key is all the
-	// board depends on.
-	key := shownKey{hole: h.Number, seat: p, f: f, moves: len(g.Moves), done: g.Done}
+	// once, and keep it while it does not change. Without undo a game's
+	// moves only grow, so the settled moves' count, whether they are all of
+	// them, and whether the game is done are all the board depends on (a
+	// move past the settled point, most moves of a race, changes nothing
+	// anyone else sees).
+	settled := len(settledMoves(g.Moves, f))
+	key := shownKey{hole: h.Number, seat: p, f: f, moves: settled, whole: settled == len(g.Moves), done: g.Done}
 	if w != nil {
 		key.wait = *w
 	}
@@ -151,7 +155,7 @@ func (r *Room) Shown(h *Hole, p, f int, w *Wait) Shown {
 // shownKey identifies a Shown in Room.shown.
 type shownKey struct {
 	hole, seat, f, moves int
-	done                 bool
+	whole, done          bool
 	wait                 Wait
 }
 

@@ -32,6 +32,9 @@ var fieldWords = map[string]string{
 // a server that does not know what (docs/protocol.md "Versions"). The
 // error says in words what is wrong, never in Go's terms.
 func ParseClientMessage(b []byte) (ClientMessage, error) {
+	if m, ok := parseMove(b); ok {
+		return m, nil
+	}
 	m, err := decodeClientMessage(b, true)
 	if err != nil && strings.HasPrefix(err.Error(), "json: unknown field ") {
 		// Only a hello may carry fields this server does not know.
@@ -106,4 +109,67 @@ func describeJSONError(err error) string {
 		return fmt.Sprintf("unknown field %s: a message has only the fields its type documents (a command always acts for the connection's own seat)", name)
 	}
 	return "not a valid message"
+}
+
+// parseMove reads a move as clients write it (json.Marshal of a
+// ClientMessage: {"type":"move","seq":1,"hole":1,"move":"3"}, each of seq,
+// hole and move optional, in that order, nothing else), without a
+// decoder: one comes for every move. Anything else (other spacing or
+// order, escapes, signs, leading zeros, large numbers) is left to the
+// decoder (ok false), so the answer is always the decoder's.
+func parseMove(b []byte) (m ClientMessage, ok bool) {
+	const head = `{"type":"` + TypeMove + `"`
+	if len(b) < len(head)+1 || string(b[:len(head)]) != head || b[len(b)-1] != '}' {
+		return m, false
+	}
+	b = b[len(head) : len(b)-1]
+	m.Type = TypeMove
+	if rest, ok := cutPrefix(b, `,"seq":`); ok {
+		var n int64
+		if n, b, ok = leadingInt(rest, 18); !ok {
+			return m, false
+		}
+		m.Seq = n
+	}
+	if rest, ok := cutPrefix(b, `,"hole":`); ok {
+		var n int64
+		if n, b, ok = leadingInt(rest, 9); !ok {
+			return m, false
+		}
+		m.Hole = int(n)
+	}
+	if rest, ok := cutPrefix(b, `,"move":"`); ok {
+		i := 0
+		for i < len(rest) && rest[i] >= 0x20 && rest[i] < 0x7f && rest[i] != '"' && rest[i] != '\\' {
+			i++
+		}
+		if i == len(rest) || rest[i] != '"' {
+			return m, false
+		}
+		m.Move, b = string(rest[:i]), rest[i+1:]
+	}
+	return m, len(b) == 0
+}
+
+func cutPrefix(b []byte, prefix string) ([]byte, bool) {
+	if len(b) < len(prefix) || string(b[:len(prefix)]) != prefix {
+		return b, false
+	}
+	return b[len(prefix):], true
+}
+
+// leadingInt reads a JSON integer of at most digits digits (18 at most:
+// no int64 overflows) without a sign or a leading zero (or a lone 0) at
+// the start of b. Clients' seqs start at the time in microseconds: 16
+// digits.
+func leadingInt(b []byte, digits int) (n int64, rest []byte, ok bool) {
+	i := 0
+	for i < len(b) && i <= digits && b[i] >= '0' && b[i] <= '9' {
+		n = n*10 + int64(b[i]-'0')
+		i++
+	}
+	if i == 0 || i > digits || (i > 1 && b[0] == '0') {
+		return 0, b, false
+	}
+	return n, b[i:], true
 }

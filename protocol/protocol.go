@@ -233,6 +233,22 @@ func (m ServerMessage) Marshal() []byte {
 	return b
 }
 
+// AckFrame is ServerMessage{Type: TypeAck, Seq: seq, V: v}.Marshal()'s
+// bytes, written without reflection: one goes with every move.
+func AckFrame(seq, v int64) []byte {
+	out := make([]byte, 0, 48)
+	out = append(out, `{"type":"`+TypeAck+`"`...)
+	if v != 0 {
+		out = append(out, `,"v":`...)
+		out = strconv.AppendInt(out, v, 10)
+	}
+	if seq != 0 {
+		out = append(out, `,"seq":`...)
+		out = strconv.AppendInt(out, seq, 10)
+	}
+	return append(out, '}')
+}
+
 // SnapshotFrame encodes a snapshot message around an encoded view.
 func SnapshotFrame(v int64, view []byte) []byte {
 	return frame(TypeSnapshot, v, 0, nil, "view", view)

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -149,8 +150,14 @@ func (c *conn) run(ctx context.Context) {
 		limit = c.s.opts.SpectatorRate
 	}
 	b := bucket{tokens: limit.Burst, burst: limit.Burst, rate: limit.PerSecond, last: time.Now()}
+	// ctx closes the socket once for the connection, as a read with ctx
+	// would (coder/websocket registers that on every read it is given a
+	// context that can end); the messages are read into one buffer.
+	stop := context.AfterFunc(ctx, func() { c.ws.CloseNow() })
+	defer stop()
+	var buf bytes.Buffer
 	for {
-		typ, data, err := c.ws.Read(ctx)
+		typ, data, err := c.read(&buf)
 		if err != nil {
 			return
 		}
@@ -168,6 +175,26 @@ func (c *conn) run(ctx context.Context) {
 		c.closeIfGone()
 		c.cmdMu.Unlock()
 	}
+}
+
+// read reads the next message into buf, which it returns (valid until
+// the next read).
+func (c *conn) read(buf *bytes.Buffer) (websocket.MessageType, []byte, error) {
+	typ, r, err := c.ws.Reader(context.Background())
+	if err != nil {
+		return 0, nil, err
+	}
+	buf.Reset()
+	if _, err := buf.ReadFrom(r); err != nil {
+		return 0, nil, err
+	}
+	if buf.Cap() > 64<<10 {
+		// One big message does not keep its buffer.
+		data := buf.Bytes()
+		*buf = bytes.Buffer{}
+		return typ, data, nil
+	}
+	return typ, buf.Bytes(), nil
 }
 
 type helloInfo struct {
@@ -365,7 +392,7 @@ func (c *conn) play(ctx context.Context, h *hub, seat int, m protocol.ClientMess
 			c.s.metrics.moveLatency.Observe(time.Since(start).Seconds())
 		}
 		if !a.sent {
-			c.enqueue(protocol.ServerMessage{Type: protocol.TypeAck, Seq: m.Seq, V: r.v}.Marshal())
+			c.enqueue(protocol.AckFrame(m.Seq, r.v))
 		}
 	}
 }

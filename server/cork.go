@@ -5,7 +5,6 @@ import (
 	"net"
 	"net/http"
 	"sync"
-	"time"
 )
 
 // corkWriter hands coder/websocket a connection it can cork (corkConn)
@@ -56,18 +55,16 @@ func (c *corkConn) cork() {
 	c.mu.Unlock()
 }
 
-// uncork writes what was kept, within timeout, and lets later writes
-// through.
-func (c *corkConn) uncork(timeout time.Duration) error {
+// uncork writes what was kept (under the connection's write deadline)
+// and lets later writes through.
+func (c *corkConn) uncork() error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.corked = false
 	if len(c.buf) == 0 {
 		return nil
 	}
-	c.Conn.SetWriteDeadline(time.Now().Add(timeout))
 	_, err := c.Conn.Write(c.buf)
-	c.Conn.SetWriteDeadline(time.Time{})
 	if cap(c.buf) > 64<<10 {
 		c.buf = nil
 	} else {

@@ -539,6 +539,8 @@ func (h *hub) fanout(l match.Logged, v int64) {
 	}
 	var seats [match.MaxSeats + 1]*seatFrames
 	var d patch.Differ
+	// scratch holds each patch until its frame is written around it.
+	var scratch []byte
 	now := h.s.now()
 	delay := h.room.Settings.SpectatorDelay > 0
 	for c := range h.conns {
@@ -548,7 +550,7 @@ func (h *hub) fanout(l match.Logged, v int64) {
 		}
 		f := seats[i]
 		if f == nil {
-			f = &seatFrames{ev: h.room.EventView(l, v, c.seat), view: &sentView{v: h.room.Version, doc: h.views.Doc(h.room, c.seat)}, differ: &d}
+			f = &seatFrames{ev: h.room.EventView(l, v, c.seat), view: &sentView{v: h.room.Version, doc: h.views.Doc(h.room, c.seat)}, differ: &d, scratch: &scratch}
 			seats[i] = f
 		}
 		if delay && c.seat == match.SpectatorSeat {
@@ -558,7 +560,7 @@ func (h *hub) fanout(l match.Logged, v int64) {
 		c.sent = f.view
 		if a := h.ackNow; a != nil && a.c == c && !a.sent && c.seat >= 0 {
 			a.sent = true
-			c.out.enqueueAcked(msg, protocol.ServerMessage{Type: protocol.TypeAck, Seq: a.seq, V: v}.Marshal())
+			c.out.enqueueAcked(msg, protocol.AckFrame(a.seq, v))
 			continue
 		}
 		h.deliver(c, msg, now)
@@ -577,18 +579,37 @@ type seatFrames struct {
 	// patchEvent is ev as patch frames carry it (encoded once).
 	patchEvent []byte
 	// patched holds the frame for each base, shared by the connections
-	// sent the same view last.
-	patched map[*sentView][]byte
+	// sent the same view last: most often one base, so a short list, and
+	// a map past maxListed bases (a crowd of spectators at many).
+	patched []patchedFrame
+	byBase  map[*sentView][]byte
+	scratch *[]byte
+}
+
+// maxListed is how many bases seatFrames lists before it maps them.
+const maxListed = 8
+
+// patchedFrame is an event frame for the connections sent base last.
+type patchedFrame struct {
+	base *sentView
+	msg  []byte
 }
 
 // frame is the event frame of version v for a connection sent base last
 // (nil: none on record, or one that must get whole views).
 func (f *seatFrames) frame(base *sentView, v int64) []byte {
 	if base != nil {
-		if msg, ok := f.patched[base]; ok {
+		for _, p := range f.patched {
+			if p.base == base {
+				return p.msg
+			}
+		}
+		if msg, ok := f.byBase[base]; ok {
 			return msg
 		}
-		if p, err := f.differ.AppendDiff(make([]byte, 0, 256), base.doc, f.view.doc); err == nil {
+		p, err := f.differ.AppendDiff((*f.scratch)[:0], base.doc, f.view.doc)
+		if err == nil {
+			*f.scratch = p
 			if f.patchEvent == nil {
 				// A patch frame's event leaves its time out
 				// (docs/protocol.md).
@@ -596,11 +617,16 @@ func (f *seatFrames) frame(base *sentView, v int64) []byte {
 				ev.At = 0
 				f.patchEvent = ev.AppendJSON(make([]byte, 0, 128))
 			}
+			// PatchFrame copies the patch out of the scratch buffer.
 			msg := protocol.PatchFrame(v, base.v, f.patchEvent, p)
-			if f.patched == nil {
-				f.patched = map[*sentView][]byte{}
+			if len(f.patched) < maxListed {
+				f.patched = append(f.patched, patchedFrame{base, msg})
+			} else {
+				if f.byBase == nil {
+					f.byBase = map[*sentView][]byte{}
+				}
+				f.byBase[base] = msg
 			}
-			f.patched[base] = msg
 			return msg
 		}
 	}

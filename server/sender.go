@@ -153,23 +153,39 @@ func (s *sender) run() {
 
 // writeOut writes a queued message and its ack, corked into one write
 // when the socket can be; timedOut reports a write that failed because the
-// timeout passed.
+// timeout passed. On a corkable socket the timeout is the connection's
+// write deadline, set once for the pair: a context with a timeout for
+// each message cost a timer, a cancel context and a callback registered
+// with it, every frame.
 func (s *sender) writeOut(m outMsg, timeout time.Duration) (ok, timedOut bool) {
-	if m.ack == nil {
-		return s.write(m.msg, timeout)
-	}
-	if s.cork != nil {
-		s.cork.cork()
-	}
-	if ok, timedOut = s.write(m.msg, timeout); ok {
-		ok, timedOut = s.write(m.ack, timeout)
-	}
-	if s.cork != nil {
-		if err := s.cork.uncork(timeout); err != nil && ok {
-			ok, timedOut = false, errors.Is(err, os.ErrDeadlineExceeded)
+	if s.cork == nil {
+		if ok, timedOut = s.write(m.msg, timeout); ok && m.ack != nil {
+			ok, timedOut = s.write(m.ack, timeout)
 		}
+		return ok, timedOut
+	}
+	c := s.cork
+	c.SetWriteDeadline(time.Now().Add(timeout))
+	defer c.SetWriteDeadline(time.Time{})
+	if m.ack == nil {
+		return s.writeBare(m.msg)
+	}
+	c.cork()
+	if ok, timedOut = s.writeBare(m.msg); ok {
+		ok, timedOut = s.writeBare(m.ack)
+	}
+	if err := c.uncork(); err != nil && ok {
+		ok, timedOut = false, errors.Is(err, os.ErrDeadlineExceeded)
 	}
 	return ok, timedOut
+}
+
+// writeBare writes one message under the connection's write deadline.
+func (s *sender) writeBare(msg []byte) (ok, timedOut bool) {
+	if err := s.ws.Write(context.Background(), websocket.MessageText, msg); err != nil {
+		return false, errors.Is(err, os.ErrDeadlineExceeded)
+	}
+	return true, false
 }
 
 // write writes one message within timeout; timedOut reports a write that

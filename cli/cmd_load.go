@@ -165,7 +165,7 @@ func (c *loadConfig) flags(fs *flag.FlagSet) {
 	fs.IntVar(&c.players, "players", 2, "players a room: 2 play match play, more stroke play")
 	fs.IntVar(&c.holes, "holes", 9, "holes a round")
 	fs.DurationVar(&c.duration, "duration", 10*time.Second, "how long to measure, after setup")
-	fs.DurationVar(&c.think, "think", 0, "pause before each move of each player")
+	fs.DurationVar(&c.think, "think", 0, "pause before each move of each player (before its first move in a room, a random part of it, so that players do not move in step)")
 	fs.Float64Var(&c.rate, "rate", 0, "cap on moves a second over all players; 0 for none")
 	fs.Float64Var(&c.playerRate, "player-rate", -1, "cap on each connection's messages a second; default 9 (under the server's flood limit of 10/s), none with --serve (which lifts the limit)")
 	fs.IntVar(&c.idle, "idle", 0, "extra idle spectator connections; reports the server's memory per connection")

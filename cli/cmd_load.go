@@ -109,10 +109,7 @@ func runLoad(ctx context.Context, args []string, e env) error {
 	cfg := load.Config{
 		URL: c.url, Rooms: c.rooms, Players: c.players, Holes: c.holes, Duration: c.duration,
 		Think: c.think, Rate: c.rate, PlayerRate: c.playerRate, Idle: c.idle, Seed: c.seed,
-		ServerCPU: serverCPU, StoreCPU: storeCPU,
-	}
-	if c.idle > 0 {
-		cfg.Memory = memory
+		ServerCPU: serverCPU, StoreCPU: storeCPU, Memory: memory,
 	}
 	if c.attackers > 0 {
 		return runAttackMix(ctx, c, cfg, kinds, rep, e)
@@ -551,6 +548,9 @@ func printLoad(w io.Writer, rep loadReport) {
 		return
 	}
 	show("server ("+rep.Store+" store)", rep.Server)
+	if m := rep.Server.ServerMemory; m != nil {
+		fmt.Fprintf(w, "  server memory RSS %.0f MiB, Go heap+stacks %.0f MiB as the window ended\n", float64(m.RSS)/(1<<20), float64(m.Go)/(1<<20))
+	}
 	if i := rep.Server.Idle; i != nil {
 		fmt.Fprintf(w, "  idle          %d connections: RSS %+.1f MiB (%.1f KiB each), Go heap+stacks %+.1f MiB (%.1f KiB each)\n",
 			i.Conns, (float64(i.After.RSS)-float64(i.Before.RSS))/(1<<20), i.RSSPerConn/1024,

@@ -56,6 +56,10 @@ func TestLoad(t *testing.T) {
 			if s.ServerCPUSeconds <= 0 || s.CPUMicrosPerMove <= 0 || math.Abs(s.CPUMicrosPerMovePerRecipient*float64(s.Players)-s.CPUMicrosPerMove) > 1e-6*s.CPUMicrosPerMove {
 				t.Errorf("server CPU %v s, %v µs a move, %v µs a move a recipient", s.ServerCPUSeconds, s.CPUMicrosPerMove, s.CPUMicrosPerMovePerRecipient)
 			}
+			// Its memory as the window ended, from its /metrics.
+			if m := s.ServerMemory; m == nil || m.RSS == 0 || m.Go == 0 {
+				t.Errorf("server memory %+v", m)
+			}
 			if fp := rep.Fairplay; slices.Contains(tt.args, "--fairplay") {
 				if fp == nil || fp.HolesFinished == 0 || fp.HolesAnalysed+fp.HolesDropped+fp.HolesFailed > fp.HolesFinished || fp.MaxLagSeconds < 0 {
 					t.Errorf("fairplay: %+v", fp)

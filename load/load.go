@@ -40,7 +40,8 @@ type Config struct {
 	// Idle is how many extra spectator connections to hold open, in rooms
 	// of their own where nothing happens.
 	Idle int
-	// Memory, when set, is read before and after the idle connections open.
+	// Memory, when set, is read before and after the idle connections
+	// open, and as the window ends (Result.ServerMemory).
 	Memory func(ctx context.Context) (Memory, error)
 	// SetupTimeout bounds creating the rooms and opening the connections;
 	// default one minute plus 20ms a connection.
@@ -138,6 +139,9 @@ type Result struct {
 	// Store is the store process's CPU over the same span
 	// (Config.StoreCPU), when it can be read.
 	Store *ProcessCPU `json:"store,omitempty"`
+	// ServerMemory is the server's memory as the window ended, every
+	// connection still open (Config.Memory).
+	ServerMemory *Memory `json:"serverMemory,omitempty"`
 }
 
 // ProcessCPU is a process's CPU time over a run, and per move.
@@ -252,6 +256,11 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	}
 	wg.Wait()
 	elapsed := time.Since(r.started)
+	if cfg.Memory != nil {
+		if m, err := cfg.Memory(ctx); err == nil {
+			res.ServerMemory = &m
+		}
+	}
 	var settle time.Duration
 	if cfg.Settle {
 		settle = settleCPU(ctx, cpuTime)

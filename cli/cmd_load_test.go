@@ -150,6 +150,7 @@ func TestLoadFlags(t *testing.T) {
 		{"unknown attack", []string{"--serve", "memory", "--attackers", "1", "--attack", "create,flood"}, `unknown attack "flood"`},
 		{"no attack", []string{"--serve", "memory", "--attackers", "1", "--attack", ","}, "names no attack"},
 		{"negative attackers", []string{"--serve", "memory", "--attackers", "-1"}, "must not be negative"},
+		{"quiet start without a server process", []string{"--url", "http://127.0.0.1:1", "--quiet-start"}, "--quiet-start needs --serve"},
 		{"attackers in a tournament", []string{"--serve", "memory", "--attackers", "1", "--tournament", "4"}, "neither --tournament"},
 	}
 	for _, tt := range tests {

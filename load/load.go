@@ -618,7 +618,7 @@ func (r *runner) player(ctx context.Context, rm *room, p *player) {
 // thinkPause is a player's pause before a move: think, but before its
 // first move of a room a random part of it, so that the players of rooms
 // set up together do not all move in the same instant every think (with
-// 10,000 connections and a 4 s think, 2,000 moves arrived at once each
+// 2,000 connections and a 4 s think, 2,000 moves arrived at once each
 // time, and the acks measured the burst, not a person's pace).
 func thinkPause(think time.Duration, first bool) time.Duration {
 	if !first || think <= 0 {

@@ -48,9 +48,6 @@ type batcher struct {
 	mu       sync.Mutex
 	queue    []*appendCall
 	flushers int
-	// batches and sent count the pipelines and the scripts in them (tests
-	// and benchmarks read them).
-	batches, sent int64
 }
 
 // do runs the script with keys and args in the next pipeline and returns
@@ -92,8 +89,6 @@ func (b *batcher) flush() {
 		rest := copy(b.queue, b.queue[n:])
 		clear(b.queue[rest:])
 		b.queue = b.queue[:rest]
-		b.batches++
-		b.sent += int64(n)
 		b.mu.Unlock()
 		b.send(batch)
 	}

@@ -43,6 +43,7 @@ type loadConfig struct {
 	// redisServer is the redis-server binary started for --serve redis.
 	redisServer string
 	fairplay    bool
+	quietStart  bool
 	seed        uint64
 	tournament  int // entrants of a tournament run (cmd_load_tournament.go)
 	watchers    int
@@ -109,10 +110,7 @@ func runLoad(ctx context.Context, args []string, e env) error {
 	cfg := load.Config{
 		URL: c.url, Rooms: c.rooms, Players: c.players, Holes: c.holes, Duration: c.duration,
 		Think: c.think, Rate: c.rate, PlayerRate: c.playerRate, Idle: c.idle, Seed: c.seed,
-		ServerCPU: serverCPU, StoreCPU: storeCPU,
-	}
-	if c.idle > 0 {
-		cfg.Memory = memory
+		ServerCPU: serverCPU, StoreCPU: storeCPU, Memory: memory, QuietStart: c.quietStart,
 	}
 	if c.attackers > 0 {
 		return runAttackMix(ctx, c, cfg, kinds, rep, e)
@@ -165,7 +163,8 @@ func (c *loadConfig) flags(fs *flag.FlagSet) {
 	fs.IntVar(&c.players, "players", 2, "players a room: 2 play match play, more stroke play")
 	fs.IntVar(&c.holes, "holes", 9, "holes a round")
 	fs.DurationVar(&c.duration, "duration", 10*time.Second, "how long to measure, after setup")
-	fs.DurationVar(&c.think, "think", 0, "pause before each move of each player")
+	fs.DurationVar(&c.think, "think", 0, "pause before each move of each player (before its first move in a room, a random part of it, so that players do not move in step)")
+	fs.BoolVar(&c.quietStart, "quiet-start", false, "with --serve: open the window only once the server has gone quiet after setup (the first holes' best scores solved), as when rooms start one by one rather than all at once")
 	fs.Float64Var(&c.rate, "rate", 0, "cap on moves a second over all players; 0 for none")
 	fs.Float64Var(&c.playerRate, "player-rate", -1, "cap on each connection's messages a second; default 9 (under the server's flood limit of 10/s), none with --serve (which lifts the limit)")
 	fs.IntVar(&c.idle, "idle", 0, "extra idle spectator connections; reports the server's memory per connection")
@@ -193,6 +192,9 @@ func (c *loadConfig) validate() ([]string, error) {
 	}
 	if c.attackers < 0 {
 		return nil, usageError("load: --attackers must not be negative")
+	}
+	if c.quietStart && c.serve == "" {
+		return nil, usageError("load: --quiet-start needs --serve (it watches the server process's CPU)")
 	}
 	if c.attackers > 0 {
 		if c.tournament > 0 || c.baseline {
@@ -551,6 +553,9 @@ func printLoad(w io.Writer, rep loadReport) {
 		return
 	}
 	show("server ("+rep.Store+" store)", rep.Server)
+	if m := rep.Server.ServerMemory; m != nil {
+		fmt.Fprintf(w, "  server memory RSS %.0f MiB, Go heap+stacks %.0f MiB as the window ended\n", float64(m.RSS)/(1<<20), float64(m.Go)/(1<<20))
+	}
 	if i := rep.Server.Idle; i != nil {
 		fmt.Fprintf(w, "  idle          %d connections: RSS %+.1f MiB (%.1f KiB each), Go heap+stacks %+.1f MiB (%.1f KiB each)\n",
 			i.Conns, (float64(i.After.RSS)-float64(i.Before.RSS))/(1<<20), i.RSSPerConn/1024,

@@ -56,6 +56,10 @@ func TestLoad(t *testing.T) {
 			if s.ServerCPUSeconds <= 0 || s.CPUMicrosPerMove <= 0 || math.Abs(s.CPUMicrosPerMovePerRecipient*float64(s.Players)-s.CPUMicrosPerMove) > 1e-6*s.CPUMicrosPerMove {
 				t.Errorf("server CPU %v s, %v µs a move, %v µs a move a recipient", s.ServerCPUSeconds, s.CPUMicrosPerMove, s.CPUMicrosPerMovePerRecipient)
 			}
+			// Its memory as the window ended, from its /metrics.
+			if m := s.ServerMemory; m == nil || m.RSS == 0 || m.Go == 0 {
+				t.Errorf("server memory %+v", m)
+			}
 			if fp := rep.Fairplay; slices.Contains(tt.args, "--fairplay") {
 				if fp == nil || fp.HolesFinished == 0 || fp.HolesAnalysed+fp.HolesDropped+fp.HolesFailed > fp.HolesFinished || fp.MaxLagSeconds < 0 {
 					t.Errorf("fairplay: %+v", fp)
@@ -146,6 +150,7 @@ func TestLoadFlags(t *testing.T) {
 		{"unknown attack", []string{"--serve", "memory", "--attackers", "1", "--attack", "create,flood"}, `unknown attack "flood"`},
 		{"no attack", []string{"--serve", "memory", "--attackers", "1", "--attack", ","}, "names no attack"},
 		{"negative attackers", []string{"--serve", "memory", "--attackers", "-1"}, "must not be negative"},
+		{"quiet start without a server process", []string{"--url", "http://127.0.0.1:1", "--quiet-start"}, "--quiet-start needs --serve"},
 		{"attackers in a tournament", []string{"--serve", "memory", "--attackers", "1", "--tournament", "4"}, "neither --tournament"},
 	}
 	for _, tt := range tests {

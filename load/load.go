@@ -29,7 +29,8 @@ type Config struct {
 	Holes int
 	// Duration is how long moves are measured, after setup; default 10s.
 	Duration time.Duration
-	// Think is the pause before each move of each player; default none.
+	// Think is the pause before each move of each player (before its
+	// first move in a room, a random part of it: thinkPause); default none.
 	Think time.Duration
 	// Rate caps moves a second over all players; 0 for no cap.
 	Rate float64
@@ -39,7 +40,8 @@ type Config struct {
 	// Idle is how many extra spectator connections to hold open, in rooms
 	// of their own where nothing happens.
 	Idle int
-	// Memory, when set, is read before and after the idle connections open.
+	// Memory, when set, is read before and after the idle connections
+	// open, and as the window ends (Result.ServerMemory).
 	Memory func(ctx context.Context) (Memory, error)
 	// SetupTimeout bounds creating the rooms and opening the connections;
 	// default one minute plus 20ms a connection.
@@ -67,6 +69,11 @@ type Config struct {
 	// /proc): it is read as the window opens and once the server has gone
 	// quiet after it (Settle), and the difference is Result.ServerCPUSeconds.
 	ServerCPU func() (time.Duration, error)
+	// QuietStart, with ServerCPU, opens the window only once the server
+	// has gone quiet after setup (settleCPU): the best scores of the
+	// rooms' first holes, all dealt at once, are solved before the first
+	// move, as when rooms start one by one.
+	QuietStart bool
 	// StoreCPU is the same for the store's process (a redis-server), when
 	// it can be read: Result.Store.
 	StoreCPU func() (time.Duration, error)
@@ -137,6 +144,9 @@ type Result struct {
 	// Store is the store process's CPU over the same span
 	// (Config.StoreCPU), when it can be read.
 	Store *ProcessCPU `json:"store,omitempty"`
+	// ServerMemory is the server's memory as the window ended, every
+	// connection still open (Config.Memory).
+	ServerMemory *Memory `json:"serverMemory,omitempty"`
 }
 
 // ProcessCPU is a process's CPU time over a run, and per move.
@@ -229,6 +239,9 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		res.Connections += cfg.Idle
 	}
 	scancel()
+	if cfg.QuietStart && cfg.ServerCPU != nil {
+		settleCPU(ctx, func() time.Duration { d, _ := readCPU(cfg.ServerCPU); return d })
+	}
 
 	for _, rm := range rooms {
 		for _, p := range rm.players {
@@ -251,6 +264,11 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	}
 	wg.Wait()
 	elapsed := time.Since(r.started)
+	if cfg.Memory != nil {
+		if m, err := cfg.Memory(ctx); err == nil {
+			res.ServerMemory = &m
+		}
+	}
 	var settle time.Duration
 	if cfg.Settle {
 		settle = settleCPU(ctx, cpuTime)
@@ -550,7 +568,7 @@ func (r *runner) play(ctx context.Context, rm *room) {
 // player makes random legal moves on the player's own board, as the
 // player's latest view shows it, until the round is over.
 func (r *runner) player(ctx context.Context, rm *room, p *player) {
-	for ctx.Err() == nil {
+	for first := true; ctx.Err() == nil; {
 		v, err := p.c.WaitView(ctx, func(v *match.View) bool { return v.Status != match.Waiting })
 		if err != nil {
 			if ctx.Err() == nil {
@@ -573,9 +591,10 @@ func (r *runner) player(ctx context.Context, rm *room, p *player) {
 			}
 			continue
 		}
-		if sleep(ctx, r.cfg.Think) != nil || r.global.take(ctx) != nil || p.pace.take(ctx) != nil {
+		if sleep(ctx, thinkPause(r.cfg.Think, first)) != nil || r.global.take(ctx) != nil || p.pace.take(ctx) != nil {
 			return
 		}
+		first = false
 		sent := time.Now()
 		ack, err := p.c.Move(ctx, v.Hole, move)
 		if err != nil {
@@ -594,6 +613,18 @@ func (r *runner) player(ctx context.Context, rm *room, p *player) {
 		rm.track.sent(ack.V, sent)
 		r.moves.Add(1)
 	}
+}
+
+// thinkPause is a player's pause before a move: think, but before its
+// first move of a room a random part of it, so that the players of rooms
+// set up together do not all move in the same instant every think (with
+// 2,000 connections and a 4 s think, 2,000 moves arrived at once each
+// time, and the acks measured the burst, not a person's pace).
+func thinkPause(think time.Duration, first bool) time.Duration {
+	if !first || think <= 0 {
+		return think
+	}
+	return rand.N(think)
 }
 
 // pick chooses a legal move at random, or ok is false when the player has

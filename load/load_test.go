@@ -90,3 +90,35 @@ func TestBaselineViews(t *testing.T) {
 		}
 	}
 }
+
+// TestThinkPause: a player's first pause in a room is spread over the
+// think time, so rooms set up together do not move in step; later pauses
+// are the think time.
+func TestThinkPause(t *testing.T) {
+	const think = 4 * time.Second
+	const players = 1000
+	var quarters [4]int
+	for range players {
+		d := thinkPause(think, true)
+		if d < 0 || d >= think {
+			t.Fatalf("first pause %v, want in [0, %v)", d, think)
+		}
+		quarters[d*4/think]++
+	}
+	// Each quarter of the think time holds about a quarter of the players
+	// (250 each; below 150 is some 8 standard deviations off).
+	for i, n := range quarters {
+		if n < 150 {
+			t.Errorf("%d of %d first pauses in quarter %d of the think time: %v", n, players, i, quarters)
+		}
+	}
+	for _, c := range []struct {
+		think time.Duration
+		first bool
+		want  time.Duration
+	}{{think, false, think}, {0, true, 0}, {0, false, 0}} {
+		if got := thinkPause(c.think, c.first); got != c.want {
+			t.Errorf("thinkPause(%v, %v) = %v, want %v", c.think, c.first, got, c.want)
+		}
+	}
+}

@@ -22,7 +22,10 @@
 //	golf:socks:<client> sorted set: a client's open WebSockets (Sockets), scored by when each stops counting
 //	golf:inbox:{box}:items, :order  an inbox (Inboxes): a hash of its items by id and the list of their ids, newest first, expiring together
 //
-// All keys of a room get the same time to live, refreshed by every Append.
+// All keys of a room get the same time to live, refreshed by Append once
+// an eighth of it has run (a room is kept between 7/8 of its time to live
+// and all of it after its last Append); SetListing and SetBot give a new
+// key the snapshot's time left.
 // The listing index shards golf:listings:{N} and the bots' due-time shards
 // golf:botdue:{N} live in other slots, so they cannot be updated in the
 // room's scripts: Listings skips (and removes) codes whose listing key has
@@ -49,11 +52,21 @@
 // per .lua file, each with a header documenting its KEYS and ARGV. Append
 // checks the version, adds each event to the stream, publishes it, writes
 // the snapshot when it is due (store.SnapshotDue: every SnapshotEvery
-// events, with a Replay) and refreshes the time to live in one atomic
-// step; Load reads the snapshot and the events after it in one script and
+// events, with a Replay) and refreshes the time to live when due in one
+// atomic step; Load reads the snapshot and the events after it in one script and
 // folds them with Options.Replay. A room written before snapshots were
 // spaced has no sv: its snapshot is at its version, and its next Append
 // records that.
+//
+// # Group commit
+//
+// Appends that arrive while others are on their way to Redis wait for the
+// next pipeline and go together, whatever their rooms (batch.go: two
+// pipelines on their way at most, 128 appends at most each; on a Cluster
+// go-redis splits a pipeline by node). Each Append returns once its own
+// script has answered, so a stored event is what an acknowledgement
+// means, and a room's appends keep their order (its hub waits for each).
+// With WaitReplicas each Append goes alone, followed by its WAIT.
 //
 // # Fan-out
 //

@@ -62,6 +62,9 @@ type Store struct {
 	publish string // "PUBLISH" or "SPUBLISH"
 	shardMu sync.Mutex
 	shards  map[string]*fanout // by master address
+	// appends sends the Appends of many rooms in one pipeline (batch.go);
+	// not with WaitReplicas, whose WAIT goes after each script.
+	appends *batcher
 }
 
 // Every part of store.Store, and the whole.
@@ -117,6 +120,7 @@ func New(client redis.UniversalClient, opts Options) *Store {
 		fan:     newFanout(client, opts.Buffer),
 		publish: "PUBLISH",
 		shards:  map[string]*fanout{},
+		appends: &batcher{client: client, script: appendScript},
 	}
 	if cc, ok := client.(*redis.ClusterClient); ok {
 		s.cluster, s.publish = cc, "SPUBLISH"
@@ -291,7 +295,14 @@ func (s *Store) append(ctx context.Context, room string, expect int64, snapshot 
 	for _, e := range events {
 		args = append(args, e)
 	}
-	v, err := s.durable(ctx, appendScript, append(s.keys.roomKeys(room), s.keys.outbox(room)), args...).Int64()
+	keys := append(s.keys.roomKeys(room), s.keys.outbox(room))
+	var v int64
+	var err error
+	if s.opts.WaitReplicas > 0 {
+		v, err = s.durable(ctx, appendScript, keys, args...).Int64()
+	} else {
+		v, err = s.appends.do(ctx, keys, args)
+	}
 	switch {
 	case err != nil:
 		return 0, wrap("append "+room, err)

@@ -106,7 +106,21 @@ func TestAnalyseHolesBadSeat(t *testing.T) {
 func TestHonestCalibration(t *testing.T) {
 	t.Parallel()
 	propertyCheck(t)
-	cfg := fairplay.Config{Samples: 8, Nodes: 3000, MaxCards: 29}
+	for _, tc := range []struct {
+		name string
+		cfg  fairplay.Config
+	}{
+		{"eight orders", fairplay.Config{Samples: 8, Nodes: 3000, MaxCards: 29}},
+		{"fewer in the opening", fairplay.Config{Samples: 16, OpeningSamples: 3, OpeningStock: 8, Nodes: 3000, MaxCards: 29}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			honestCalibration(t, tc.cfg)
+		})
+	}
+}
+
+func honestCalibration(t *testing.T, cfg fairplay.Config) {
 	var segs, least int
 	var expected, variance float64
 	var cSegs, cLeast int

@@ -40,6 +40,21 @@ func sameAnalysis(a, b fairplay.Hole) bool {
 func TestAnalyseHolesShared(t *testing.T) {
 	t.Parallel()
 	propertyCheck(t)
+	for _, tc := range []struct {
+		name string
+		cfg  fairplay.Config
+	}{
+		{"as many orders in every stretch", testCfg},
+		{"fewer in the opening", fairplay.Config{Samples: 10, OpeningSamples: 2, OpeningStock: 8, Nodes: 3000}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			analyseHolesShared(t, tc.cfg)
+		})
+	}
+}
+
+func analyseHolesShared(t *testing.T, cfg fairplay.Config) {
 	for n := 1; n <= 3; n++ {
 		d := golf.NewDeal(golf.DefaultVariant(), golf.NumberedSeed(n))
 		rng := rand.New(rand.NewPCG(uint64(n), 7))
@@ -60,7 +75,7 @@ func TestAnalyseHolesShared(t *testing.T) {
 		parted := append([]golf.Move(nil), st.Moves()...)
 		seats := [][]golf.Move{line, other, line, parted}
 
-		together, err := fairplay.AnalyseHoles(&d, seats, testCfg)
+		together, err := fairplay.AnalyseHoles(&d, seats, cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -70,7 +85,7 @@ func TestAnalyseHolesShared(t *testing.T) {
 		var alone int
 		var shared int
 		for i, moves := range seats {
-			h, err := fairplay.AnalyseHole(&d, moves, testCfg)
+			h, err := fairplay.AnalyseHole(&d, moves, cfg)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -93,6 +93,7 @@ func TestFairplayUsage(t *testing.T) {
 		{"simulate", "--game", "tennis"},
 		{"simulate", "--bots", "cheater"},
 		{"simulate", "--shares", "1.5"},
+		{"simulate", "--opening-samples", "-1"},
 		{"review"}, // no token
 	} {
 		_, err := runFairplayArgs(t, nil, args...)

@@ -40,6 +40,21 @@ func sameAnalysis(a, b fairplay.Hole) bool {
 func TestAnalyseHolesShared(t *testing.T) {
 	t.Parallel()
 	propertyCheck(t)
+	for _, tc := range []struct {
+		name string
+		cfg  fairplay.Config
+	}{
+		{"as many orders in every stretch", testCfg},
+		{"fewer in the opening", fairplay.Config{Samples: 10, OpeningSamples: 2, OpeningStock: 8, Nodes: 3000}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			analyseHolesShared(t, tc.cfg)
+		})
+	}
+}
+
+func analyseHolesShared(t *testing.T, cfg fairplay.Config) {
 	for n := 1; n <= 3; n++ {
 		d := golf.NewDeal(golf.DefaultVariant(), golf.NumberedSeed(n))
 		rng := rand.New(rand.NewPCG(uint64(n), 7))
@@ -60,7 +75,7 @@ func TestAnalyseHolesShared(t *testing.T) {
 		parted := append([]golf.Move(nil), st.Moves()...)
 		seats := [][]golf.Move{line, other, line, parted}
 
-		together, err := fairplay.AnalyseHoles(&d, seats, testCfg)
+		together, err := fairplay.AnalyseHoles(&d, seats, cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -70,7 +85,7 @@ func TestAnalyseHolesShared(t *testing.T) {
 		var alone int
 		var shared int
 		for i, moves := range seats {
-			h, err := fairplay.AnalyseHole(&d, moves, testCfg)
+			h, err := fairplay.AnalyseHole(&d, moves, cfg)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -106,7 +121,21 @@ func TestAnalyseHolesBadSeat(t *testing.T) {
 func TestHonestCalibration(t *testing.T) {
 	t.Parallel()
 	propertyCheck(t)
-	cfg := fairplay.Config{Samples: 8, Nodes: 3000, MaxCards: 29}
+	for _, tc := range []struct {
+		name string
+		cfg  fairplay.Config
+	}{
+		{"eight orders", fairplay.Config{Samples: 8, Nodes: 3000, MaxCards: 29}},
+		{"fewer in the opening", fairplay.Config{Samples: 16, OpeningSamples: 3, OpeningStock: 8, Nodes: 3000, MaxCards: 29}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			honestCalibration(t, tc.cfg)
+		})
+	}
+}
+
+func honestCalibration(t *testing.T, cfg fairplay.Config) {
 	var segs, least int
 	var expected, variance float64
 	var cSegs, cLeast int

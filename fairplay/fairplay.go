@@ -20,6 +20,13 @@
 // both margins. (A decision whose chosen move is best on every order is
 // not listed.)
 //
+// K is Config.Samples, or Config.OpeningSamples for the stretches played
+// with more than Config.OpeningStock cards in the stock: the fresh solves
+// of the opening positions cost the most, and a stretch's evidence grows
+// with K where the honest moves are best on few orders, which is more
+// often so late in the hole, where the solves are cheap. The stock's size
+// is seen by the player, so K is decided alike for every order.
+//
 // The work: each order has its own solver, which keeps what it proved
 // (its table) from one decision of a stretch to the next, the positions
 // after a stock turn included (golf.SolveOptions.Keep), and starts it
@@ -91,6 +98,13 @@ import (
 type Config struct {
 	// Samples is K, the number of stock orders sampled per segment.
 	Samples int `json:"samples"`
+	// OpeningSamples, if not 0, is K instead for the segments played
+	// with more than OpeningStock cards left in the stock: their solves
+	// cost the most, and the evidence is in the last segments, whose
+	// solves are cheap. How many cards the stock holds is seen by the
+	// player, so K is decided alike for every order.
+	OpeningSamples int `json:"openingSamples,omitempty"`
+	OpeningStock   int `json:"openingStock,omitempty"`
 	// Nodes is the solver's node budget for each move on each order.
 	Nodes int64 `json:"nodes"`
 	// MaxSolves bounds the solves of one hole: the analysis stops at the
@@ -120,11 +134,28 @@ type Config struct {
 // node budget decides how many decisions are scored exactly (and so
 // count): 4,000 left a third of them out and the evidence of a hole
 // played with the stock known was too thin for a player who knows it on
-// one hole in five. Every decision is scored (MaxCards 0): leaving out the
-// opening plays (MaxCards 29, 30 or more cards on the tableau) costs a
-// third of the CPU but also a part of the evidence. Measured cost and
-// power: docs/fairplay.md.
+// one hole in five. Every decision is scored (MaxCards 0) on 8 orders:
+// leaving out the opening plays costs a third of the CPU or more but also
+// a part of the evidence, and so did CheapConfig in the simulator.
+// Measured cost and power: docs/fairplay.md.
 var DefaultConfig = Config{Samples: 8, Nodes: 30000, MaxSolves: 2500}
+
+// CheapConfig is a third of DefaultConfig's CPU on the same holes: the
+// decisions taken with more than 30 cards on the tableau are left out
+// (they cost half the CPU), the opening stretches (more than 8 cards in
+// the stock) are scored on 3 orders and the later ones, whose solves are
+// cheap, on 24. The statistic and its honest bound are the same; in the
+// simulator it flagged fewer of the players who knew the stock on one
+// hole in five (docs/fairplay.md), so it is not the default.
+var CheapConfig = Config{Samples: 24, OpeningSamples: 3, OpeningStock: 8, Nodes: 30000, MaxSolves: 6000, MaxCards: 30}
+
+// samples is K for a segment with left cards in the stock.
+func (c Config) samples(left int) int {
+	if c.OpeningSamples > 0 && left > c.OpeningStock {
+		return c.OpeningSamples
+	}
+	return max(c.Samples, 1)
+}
 
 // ErrBadRecord is returned for moves that do not replay on the deal.
 var ErrBadRecord = errors.New("fairplay: the moves do not replay on the deal")
@@ -247,7 +278,6 @@ func AnalyseHoles(d *golf.Deal, seats [][]golf.Move, cfg Config) ([]Hole, error)
 type analyser struct {
 	d   *golf.Deal
 	cfg Config
-	k   int
 	svs []golf.Solver // one per order (the real one last)
 	// orders are the sampled orders by stock cards left; decisions the
 	// outcomes of the decisions scored, by the moves that led to them
@@ -277,12 +307,11 @@ type pendingDecision struct {
 }
 
 func newAnalyser(d *golf.Deal, cfg Config) *analyser {
-	k := max(cfg.Samples, 1)
-	return &analyser{d: d, cfg: cfg, k: k, svs: make([]golf.Solver, k+1), orders: map[int][][]golf.Card{}, decisions: map[string]scored{}}
+	k := max(cfg.Samples, cfg.OpeningSamples, 1)
+	return &analyser{d: d, cfg: cfg, svs: make([]golf.Solver, k+1), orders: map[int][][]golf.Card{}, decisions: map[string]scored{}}
 }
 
 func (a *analyser) hole(moves []golf.Move) (Hole, error) {
-	k := a.k
 	st := golf.NewState(a.d)
 	var (
 		h       Hole
@@ -300,7 +329,7 @@ func (a *analyser) hole(moves []golf.Move) (Hole, error) {
 	)
 	closeSeg := func() {
 		if cur.decisions > 0 {
-			h.Segments = append(h.Segments, cur.segment(k))
+			h.Segments = append(h.Segments, cur.segment())
 			h.Discriminating = append(h.Discriminating, pending...)
 		}
 		cur, pending, since, mine = segState{}, nil, nil, true
@@ -312,6 +341,7 @@ func (a *analyser) hole(moves []golf.Move) (Hole, error) {
 		}
 		legal := st.Legal()
 		if len(legal) >= 2 && !st.StockKnown() && !h.Truncated && (a.cfg.MaxCards == 0 || st.CardsLeft() <= a.cfg.MaxCards) {
+			k := a.cfg.samples(st.StockLeft())
 			if cfg := a.cfg; cfg.MaxSolves > 0 && charged+len(legal)*(k+1) > cfg.MaxSolves {
 				h.Truncated = true
 				cur, pending = segState{}, nil // an incomplete segment is dropped
@@ -383,7 +413,8 @@ type segState struct {
 // segment is the stretch's outcome: the real order's regret (the last,
 // index k), whether it is the least, and the chance of that on
 // exchangeable orders (ties share it).
-func (cur segState) segment(k int) Segment {
+func (cur segState) segment() Segment {
+	k := len(cur.regret) - 1
 	lo := slices.Min(cur.regret)
 	n := 0
 	for _, r := range cur.regret {
@@ -403,6 +434,7 @@ func (a *analyser) ordersFor(st *golf.State) [][]golf.Card {
 	if o, ok := a.orders[left]; ok {
 		return o
 	}
+	k := a.cfg.samples(left)
 	real := st.Stock()
 	canon := slices.Clone(real)
 	slices.Sort(canon)
@@ -416,8 +448,8 @@ func (a *analyser) ordersFor(st *golf.State) [][]golf.Card {
 	var seed [32]byte
 	copy(seed[:], hs.Sum(nil))
 	rng := rand.New(rand.NewChaCha8(seed))
-	out := make([][]golf.Card, 0, a.k+1)
-	for range a.k {
+	out := make([][]golf.Card, 0, k+1)
+	for range k {
 		o := slices.Clone(canon)
 		rng.Shuffle(len(o), func(i, j int) { o[i], o[j] = o[j], o[i] })
 		out = append(out, o)
@@ -558,12 +590,12 @@ func scoreOthers(legal []golf.Move, bases []*golf.State, scores [][]int, unknown
 }
 
 // stockBases returns the position with each sampled order's stock (the
-// real one past the first a.k), or nil if an order does not fit.
+// real one, the last, as it is), or nil if an order does not fit.
 func (a *analyser) stockBases(st *golf.State, orders [][]golf.Card) []*golf.State {
 	bases := make([]*golf.State, len(orders))
 	for j, o := range orders {
 		bases[j] = st
-		if j < a.k {
+		if j < len(orders)-1 {
 			b, err := st.WithStock(o)
 			if err != nil {
 				return nil

@@ -295,3 +295,39 @@ func propertyCheck(t *testing.T) {
 		t.Skip("PROPERTY CHECK SKIPPED under -race: run it with go test ./fairplay/ ./fairplay/sim/ (without -race; .ci/run does, in its own step)")
 	}
 }
+
+// TestOpeningSamples: the segments played with more than OpeningStock
+// cards in the stock (the first ones) are scored on OpeningSamples
+// orders and the later ones on Samples: each informative segment's P is
+// a share of K+1 orders.
+func TestOpeningSamples(t *testing.T) {
+	t.Parallel()
+	cfg := fairplay.Config{Samples: 10, OpeningSamples: 2, OpeningStock: 8, Nodes: 3000, MaxCards: 28}
+	var early, late int
+	for n := 1; n <= 6; n++ {
+		d := golf.NewDeal(golf.DefaultVariant(), golf.NumberedSeed(n))
+		h, err := fairplay.AnalyseHole(&d, clairvoyantLine(t, &d), cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		opening := true
+		for i, s := range h.Segments {
+			if !s.Informative() {
+				continue
+			}
+			of := func(k int) bool { x := s.P * float64(k+1); return math.Abs(x-math.Round(x)) < 1e-9 }
+			switch {
+			case of(cfg.OpeningSamples) && opening:
+				early++
+			case of(cfg.Samples):
+				opening = false
+				late++
+			default:
+				t.Errorf("deal %d segment %d: P %.4f is not a share of %d orders (or of %d in the opening)", n, i, s.P, cfg.Samples+1, cfg.OpeningSamples+1)
+			}
+		}
+	}
+	if early == 0 || late == 0 {
+		t.Errorf("%d informative segments in the opening, %d after", early, late)
+	}
+}

@@ -276,7 +276,14 @@ func testLease(t *testing.T, h *harness) {
 func testLeaseExpiry(t *testing.T, h *harness) {
 	a, b := h.pair(t)
 	key := "lease" + h.room()
-	const ttl = 500 * time.Millisecond
+	// On a real clock the steps are ten times longer, so that a stall of
+	// the test process (a loaded CI box: 200 ms happened) between a step
+	// and the call after it cannot cross the TTL by itself.
+	unit := 100 * time.Millisecond
+	if h.b.Advance == nil {
+		unit = time.Second
+	}
+	ttl := 5 * unit
 	check := func(what string, got bool, err error, want bool) {
 		t.Helper()
 		if err != nil || got != want {
@@ -285,15 +292,15 @@ func testLeaseExpiry(t *testing.T, h *harness) {
 	}
 	ok, err := a.TakeLease(h.ctx, key, "A", ttl)
 	check("take", ok, err, true)
-	h.advance(t, 300*time.Millisecond)
+	h.advance(t, 3*unit)
 	ok, err = b.TakeLease(h.ctx, key, "B", ttl)
 	check("take by B before the TTL", ok, err, false)
-	ok, err = a.RenewLease(h.ctx, key, "A", ttl) // until 800ms
+	ok, err = a.RenewLease(h.ctx, key, "A", ttl) // until 8 units
 	check("renew", ok, err, true)
-	h.advance(t, 300*time.Millisecond)
+	h.advance(t, 3*unit)
 	ok, err = b.TakeLease(h.ctx, key, "B", ttl)
 	check("take by B after the first TTL, renewed", ok, err, false)
-	h.advance(t, 300*time.Millisecond)
+	h.advance(t, 3*unit)
 	ok, err = a.RenewLease(h.ctx, key, "A", ttl)
 	check("renew after the TTL", ok, err, false)
 	ok, err = b.TakeLease(h.ctx, key, "B", ttl)

@@ -276,12 +276,12 @@ func testLease(t *testing.T, h *harness) {
 func testLeaseExpiry(t *testing.T, h *harness) {
 	a, b := h.pair(t)
 	key := "lease" + h.room()
-	// On a real clock the steps are ten times longer, so that a stall of
+	// On a real clock the steps are five times longer, so that a stall of
 	// the test process (a loaded CI box: 200 ms happened) between a step
 	// and the call after it cannot cross the TTL by itself.
 	unit := 100 * time.Millisecond
 	if h.b.Advance == nil {
-		unit = time.Second
+		unit = 500 * time.Millisecond
 	}
 	ttl := 5 * unit
 	check := func(what string, got bool, err error, want bool) {

@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"sync"
 	"sync/atomic"
@@ -276,9 +277,13 @@ func TestBotLeaseOneRunner(t *testing.T) {
 			o.BotLease = lease
 			o.BotSweepEvery = 20 * time.Millisecond
 		}
+		// The instances' logs are printed if the test fails: they say why a
+		// bot stopped where it ran (a bot that stops for any reason lets its
+		// lease go and is due at once, for the other instance to resume).
+		logs := failureLogs(t)
 		sa := &leaseFails{Store: cl.store(t)}
-		a := startInstance(t, sa, cl.own, opts)
-		b := startInstance(t, cl.store(t), cl.own, opts)
+		a := startInstance(t, sa, cl.own, opts, func(o *server.Options) { o.Logger = logs.With("instance", "A") })
+		b := startInstance(t, cl.store(t), cl.own, opts, func(o *server.Options) { o.Logger = logs.With("instance", "B") })
 		// The host plays on B, so B has the room loaded throughout.
 		g, seat, name, host := openBotRoom(t, ctx, a, b.url, "random")
 		m := monitorBots(a, b)
@@ -320,6 +325,34 @@ func TestBotLeaseOneRunner(t *testing.T) {
 		}
 		checkBotPlayedOut(t, cl, g.Code, seat, name)
 	})
+}
+
+// failureLogs returns a logger whose lines are kept and printed only if
+// t fails (after the instances started later have stopped: cleanups run
+// last first). Lines logged after that are dropped with the buffer.
+func failureLogs(t *testing.T) *slog.Logger {
+	var mu sync.Mutex
+	var buf bytes.Buffer
+	t.Cleanup(func() {
+		if t.Failed() {
+			mu.Lock()
+			defer mu.Unlock()
+			t.Logf("the instances' logs:\n%s", buf.String())
+		}
+	})
+	return slog.New(slog.NewTextHandler(lockedWriter{&mu, &buf}, &slog.HandlerOptions{Level: slog.LevelInfo}))
+}
+
+// lockedWriter writes to w under mu.
+type lockedWriter struct {
+	mu *sync.Mutex
+	w  *bytes.Buffer
+}
+
+func (l lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }
 
 // TestAddBotIgnoresHostHeader: a bot reaches its server in memory, never

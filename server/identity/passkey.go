@@ -162,6 +162,20 @@ func passkeyFailed(err error) error {
 	return fmt.Errorf("%w: %s", ErrPasskeyFailed, webauthnReason(err))
 }
 
+// userWithRoom loads a's passkey user, or errTooManyKeys when a holds as
+// many passkeys as an account may (checked when a ceremony begins and
+// again when it finishes).
+func (s *Identity) userWithRoom(r *http.Request, a accounts.Account) (*passkeyUser, error) {
+	u, err := s.loadPasskeyUser(r, a)
+	if err != nil {
+		return nil, err
+	}
+	if len(u.creds) >= accounts.MaxPasskeys {
+		return nil, errTooManyKeys
+	}
+	return u, nil
+}
+
 // passkeyRegisterBegin is POST /api/account/passkeys/begin: the options for
 // navigator.credentials.create ({"publicKey": ...}).
 func (s *Identity) passkeyRegisterBegin(w http.ResponseWriter, r *http.Request) {
@@ -170,13 +184,9 @@ func (s *Identity) passkeyRegisterBegin(w http.ResponseWriter, r *http.Request) 
 		s.fail(w, err)
 		return
 	}
-	u, err := s.loadPasskeyUser(r, a)
+	u, err := s.userWithRoom(r, a)
 	if err != nil {
 		s.fail(w, err)
-		return
-	}
-	if len(u.creds) >= accounts.MaxPasskeys {
-		s.fail(w, errTooManyKeys)
 		return
 	}
 	s.beginCeremony(w, r, sessionPasskeyRegister, func(wa *webauthn.WebAuthn) (any, *webauthn.SessionData, error) {
@@ -208,13 +218,9 @@ func (s *Identity) passkeyRegisterFinish(w http.ResponseWriter, r *http.Request)
 		s.fail(w, passkeyFailed(err))
 		return
 	}
-	u, err := s.loadPasskeyUser(r, a)
+	u, err := s.userWithRoom(r, a)
 	if err != nil {
 		s.fail(w, err)
-		return
-	}
-	if len(u.creds) >= accounts.MaxPasskeys {
-		s.fail(w, errTooManyKeys)
 		return
 	}
 	cred, err := wa.CreateCredential(u, sd, parsed)

@@ -16,6 +16,7 @@ import (
 	"github.com/go-webauthn/webauthn/protocol/webauthncbor"
 	"github.com/go-webauthn/webauthn/protocol/webauthncose"
 
+	"golfsolitaire/accounts"
 	"golfsolitaire/accounts/inmem"
 	"golfsolitaire/limit"
 	"golfsolitaire/protocol"
@@ -276,5 +277,50 @@ func TestPasskeyNeedsADomain(t *testing.T) {
 	b.wantStatus(b.do("POST", "/api/account/passkey-login/begin", nil, &apiErr), http.StatusBadRequest)
 	if apiErr.Code != protocol.ErrCodePasskeyFailed || !strings.Contains(apiErr.Message, "domain name") {
 		t.Errorf("passkey by address: %+v", apiErr)
+	}
+}
+
+// TestPasskeyCap: an account holds at most accounts.MaxPasskeys passkeys;
+// past it a registration is refused when it begins, and one begun before
+// the cap was reached is refused when it finishes.
+func TestPasskeyCap(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, withAccounts(inmem.New()))
+	base := localhost(e.ts)
+	b := newBrowser(t, base)
+	auth := newAuthenticator(t, base)
+	b.signup("Ana", "correct horse")
+	// A second browser logged in to the same account.
+	b2 := newBrowser(t, base)
+	b2.wantStatus(b2.do("POST", "/api/account/login", protocol.AccountRequest{Name: "Ana", Password: "correct horse"}, nil), http.StatusOK)
+	begin := func(b *browser) map[string]any {
+		t.Helper()
+		var co creationOptions
+		b.wantStatus(b.do("POST", "/api/account/passkeys/begin", nil, &co), http.StatusOK)
+		_, body := auth.create(co)
+		return body
+	}
+	for range accounts.MaxPasskeys - 1 {
+		b.wantStatus(b.do("POST", "/api/account/passkeys/finish", begin(b), nil), http.StatusCreated)
+	}
+	// One short of the cap, both browsers begin; the first to finish
+	// takes the last place, and the other's finish is refused.
+	first, second := begin(b), begin(b2)
+	b.wantStatus(b.do("POST", "/api/account/passkeys/finish", first, nil), http.StatusCreated)
+	var late protocol.APIError
+	b2.wantStatus(b2.do("POST", "/api/account/passkeys/finish", second, &late), http.StatusBadRequest)
+	if late.Code != protocol.ErrCodeInvalid {
+		t.Errorf("finish past the cap: %+v, want invalid", late)
+	}
+
+	var apiErr protocol.APIError
+	b.wantStatus(b.do("POST", "/api/account/passkeys/begin", nil, &apiErr), http.StatusBadRequest)
+	if apiErr.Code != protocol.ErrCodeInvalid || !strings.Contains(apiErr.Message, "at most") {
+		t.Errorf("begin past the cap: %+v, want invalid saying at most", apiErr)
+	}
+	var list []protocol.Passkey
+	b.wantStatus(b.do("GET", "/api/account/passkeys", nil, &list), http.StatusOK)
+	if len(list) != accounts.MaxPasskeys {
+		t.Errorf("%d passkeys, want %d", len(list), accounts.MaxPasskeys)
 	}
 }

@@ -292,7 +292,11 @@ func TestBotLeaseOneRunner(t *testing.T) {
 			t.Fatal(err)
 		}
 
-		time.Sleep(5 * lease / 2) // A renews its lease; B's sweeps find it held
+		// Half a lease past the first one's end: A renews its lease (every
+		// third of it, so four times by then); B's sweeps (every 20 ms) find
+		// it held, where without A's renewals B would have run the bot for
+		// the last half lease.
+		time.Sleep(3 * lease / 2)
 		if aRan, bRan, _ := m.reset(); !aRan || bRan || b.srv.RunningBots() != 0 {
 			t.Fatalf("with A holding the lease: the bot ran on A %v, on B %v; want only on A", aRan, bRan)
 		}
@@ -306,7 +310,7 @@ func TestBotLeaseOneRunner(t *testing.T) {
 		m.reset()
 
 		sa.fail.Store(false)
-		time.Sleep(5 * lease / 2) // A sweeps again, and finds B's lease held
+		time.Sleep(3 * lease / 2) // A sweeps again, and finds B's lease held
 		if aRan, bRan, _ := m.reset(); aRan || !bRan {
 			t.Fatalf("after A's leases work again: the bot ran on A %v, on B %v; want only on B", aRan, bRan)
 		}

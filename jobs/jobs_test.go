@@ -18,11 +18,12 @@ func TestMemory(t *testing.T) {
 	jobstest.Run(t, func(t *testing.T, o jobs.Options) jobs.Queue { return jobs.NewMemory(o) })
 }
 
-// riverQueue is a River queue on a database of the test's own. A worker
-// stopped mid-job cancels it after half a second, not five.
+// riverQueue is a River queue on a database of the test's own, a copy
+// of the migrated template. A worker stopped mid-job cancels it after
+// half a second, not five.
 func riverQueue(t *testing.T, o jobs.Options) *jobs.River {
 	t.Helper()
-	url := pgtest.Database(t, "jobs")
+	url := migrated.Database(t, "jobs")
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	pool, err := pgxpool.New(ctx, url)
@@ -30,9 +31,6 @@ func riverQueue(t *testing.T, o jobs.Options) *jobs.River {
 		t.Fatal(err)
 	}
 	t.Cleanup(pool.Close)
-	if err := jobs.Migrate(ctx, pool, nil); err != nil {
-		t.Fatal(err)
-	}
 	q, err := jobs.NewRiver(pool, jobs.RiverOptions{Options: o, PollInterval: 100 * time.Millisecond, StopGrace: 500 * time.Millisecond, Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		t.Fatal(err)

@@ -17,7 +17,7 @@ import (
 
 func open(t *testing.T) *postgres.Store {
 	t.Helper()
-	s, err := postgres.Open(context.Background(), pgtest.Database(t, "accounts"), nil)
+	s, err := postgres.Open(context.Background(), migrated.Database(t, "accounts"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"testing"
 
-	"golfsolitaire/accounts/postgres/pgtest"
 	"golfsolitaire/fairplay/fairplaytest"
 	fpg "golfsolitaire/fairplay/postgres"
 )
@@ -14,7 +13,7 @@ import (
 func TestContract(t *testing.T) {
 	t.Parallel()
 	fairplaytest.Run(t, func(t *testing.T) fairplaytest.Store {
-		s, err := fpg.Open(context.Background(), pgtest.Database(t, "fairplay"), nil)
+		s, err := fpg.Open(context.Background(), migrated.Database(t, "fairplay"), nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -14,3 +14,13 @@ import (
 func Main(m *testing.M, opts ...goleak.Option) {
 	goleak.VerifyTestMain(m, append(opts, goleak.Cleanup(exit))...)
 }
+
+// MainThen is Main that calls then (to drop what the tests shared: a
+// template database, say) once the tests and goleak's check have run,
+// before the test binary exits.
+func MainThen(m *testing.M, then func(), opts ...goleak.Option) {
+	goleak.VerifyTestMain(m, append(opts, goleak.Cleanup(func(code int) {
+		then()
+		exit(code)
+	}))...)
+}

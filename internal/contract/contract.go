@@ -49,6 +49,7 @@ type Contract struct {
 	frames map[string]map[string]map[string]*jsonschema.Schema
 	api    *openapi3.T
 	routes *http.ServeMux
+	bodies *bodies
 }
 
 var (
@@ -209,6 +210,9 @@ func (c *Contract) loadAPI(path string) error {
 		return err
 	}
 	c.api = doc
+	if c.bodies, err = newBodies(doc); err != nil {
+		return err
+	}
 	c.routes = http.NewServeMux()
 	for path, item := range doc.Paths.Map() {
 		for method, op := range item.Operations() {
@@ -298,9 +302,13 @@ func (c *Contract) ValidateResponse(req *http.Request, status int, header http.H
 		Status:                 status,
 		Header:                 header,
 		Body:                   io.NopCloser(bytes.NewReader(body)),
-		Options:                &openapi3filter.Options{IncludeResponseStatus: true, MultiError: false},
+		// The status and headers; the body is c.bodies'.
+		Options: &openapi3filter.Options{IncludeResponseStatus: true, MultiError: false, ExcludeResponseBody: true},
 	}
 	if err := openapi3filter.ValidateResponse(context.Background(), in); err != nil {
+		return fmt.Errorf("%s %s -> %d: %w", req.Method, route.Path, status, err)
+	}
+	if err := c.bodies.validate(in, body); err != nil {
 		return fmt.Errorf("%s %s -> %d: %w", req.Method, route.Path, status, err)
 	}
 	return nil

@@ -239,6 +239,28 @@ func TestTapCatchesDrift(t *testing.T) {
 	if err := c.ValidateResponse(httptest.NewRequest("GET", "/api/nowhere", nil), 200, h, []byte(`{}`)); err != ErrNoRoute {
 		t.Errorf("an undocumented route: %v, want ErrNoRoute", err)
 	}
+	if err := c.ValidateResponse(req, 201, http.Header{"Content-Type": {"text/plain"}}, good); err == nil {
+		t.Error("a seat grant as text/plain validates")
+	}
+	if err := c.ValidateResponse(req, 201, h, []byte(`{"code":`)); err == nil {
+		t.Error("a seat grant cut short validates")
+	}
+	// The one answer whose schema is in its operation, not a component.
+	keys := httptest.NewRequest("GET", "/api/account/passkeys", nil)
+	if err := c.ValidateResponse(keys, 200, h, []byte(`[{"id":"k1","created":"2026-12-06T10:00:00Z"}]`)); err != nil {
+		t.Errorf("a list of passkeys: %v", err)
+	}
+	if err := c.ValidateResponse(keys, 200, h, []byte(`[{"id":"k1"}]`)); err == nil {
+		t.Error("a passkey without its creation time validates")
+	}
+	// Formats are asserted (as kin-openapi asserts them).
+	flags := httptest.NewRequest("GET", "/api/fairplay/flags", nil)
+	for at, want := range map[string]bool{"2026-12-06T10:00:00Z": true, "yesterday": false} {
+		body := `{"flags":[],"nameNotes":{},"scouting":{},"links":{"p1":[{"name":"Bo","kind":"device","at":"` + at + `"}]}}`
+		if err := c.ValidateResponse(flags, 200, h, []byte(body)); (err == nil) != want {
+			t.Errorf("flags with a link at %q: %v, want valid %v", at, err, want)
+		}
+	}
 }
 
 // parseGoFiles parses the package's Go files in dir, tests left out.
@@ -261,4 +283,21 @@ func parseGoFiles(t *testing.T, dir string) []*ast.File {
 		files = append(files, f)
 	}
 	return files
+}
+
+// BenchmarkValidateResponse: one seat grant validated against its
+// operation's answer.
+func BenchmarkValidateResponse(b *testing.B) {
+	c, err := Load()
+	if err != nil {
+		b.Fatal(err)
+	}
+	req := httptest.NewRequest("POST", "/api/rooms", nil)
+	h := http.Header{"Content-Type": {"application/json"}}
+	good, _ := json.Marshal(protocol.SeatGrant{Code: "K7R4MP9TW", Link: "/r/K7R4MP9TW", Seat: 0, Token: "t"})
+	for b.Loop() {
+		if err := c.ValidateResponse(req, 201, h, good); err != nil {
+			b.Fatal(err)
+		}
+	}
 }

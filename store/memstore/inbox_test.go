@@ -9,6 +9,7 @@ import (
 )
 
 func TestInboxesContract(t *testing.T) {
+	t.Parallel()
 	storetest.RunInboxes(t, func(t *testing.T) (store.Inboxes, store.Inboxes) {
 		in := memstore.NewInboxes(nil)
 		return in, in

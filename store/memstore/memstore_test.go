@@ -13,6 +13,7 @@ import (
 
 // TestContract runs the suite with the suite's fake clock.
 func TestContract(t *testing.T) {
+	t.Parallel()
 	storetest.RunBackend(t, storetest.Backend{
 		New: func(t *testing.T, c storetest.Config) store.Store {
 			return memstore.New(memstore.Options{HistoryLen: c.HistoryLen, Now: c.Now, Replay: c.Replay, SnapshotEvery: c.SnapshotEvery})
@@ -24,6 +25,7 @@ func TestContract(t *testing.T) {
 
 // TestContractRealTime runs the suite with the defaults and real time.
 func TestContractRealTime(t *testing.T) {
+	t.Parallel()
 	storetest.Run(t, func(*testing.T) store.Store { return memstore.New(memstore.Options{}) })
 }
 

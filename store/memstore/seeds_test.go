@@ -9,6 +9,7 @@ import (
 )
 
 func TestSeedPoolsContract(t *testing.T) {
+	t.Parallel()
 	storetest.RunSeedPools(t, func(t *testing.T) (store.SeedPools, store.SeedPools) {
 		p := memstore.NewSeedPools()
 		return p, p

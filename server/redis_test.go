@@ -76,15 +76,21 @@ type cluster struct {
 	inspect store.Store
 }
 
-// eachBackend runs f as a parallel subtest on every backend.
+// eachBackend runs f as a subtest on every backend, all at once. The
+// subtests run beside each other in the test's own turn among the
+// parallel tests (go test's -parallel): parallel subtests (t.Parallel)
+// would each wait for a turn of their own, after every parallel test of
+// the package has had one, so that the longest of them (a bot's lease
+// changing hands, 13 s) ran alone at the package's end.
 func eachBackend(t *testing.T, f func(t *testing.T, cl *cluster)) {
 	t.Helper()
+	var wg sync.WaitGroup
 	for _, b := range backends {
-		t.Run(b.name, func(t *testing.T) {
-			t.Parallel()
-			f(t, b.new(t))
+		wg.Go(func() {
+			t.Run(b.name, func(t *testing.T) { f(t, b.new(t)) })
 		})
 	}
+	wg.Wait()
 }
 
 // log returns the room's whole event log, checking that its versions run

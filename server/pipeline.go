@@ -36,6 +36,7 @@ func (s *Server) startPipeline() {
 	}
 	if s.fair != nil {
 		o.Holds, o.Measure = s.fair.holds, s.measureAnalysis
+		o.FairplayBudget = jobs.NewBudget(FairplayCores(s.opts.FairplayCPU), jobs.BudgetOptions{})
 	}
 	s.pipe = results.NewPipeline(o)
 	s.tasks.goCtx(s.pipe.Run)
@@ -51,6 +52,18 @@ func FairplayWorkers(n int) int {
 		return n
 	}
 	return max(runtime.GOMAXPROCS(0)-1, 1)
+}
+
+// FairplayCores is the CPU-seconds a second that the in-process fair-play
+// analyses may take for a share of GOMAXPROCS (0: the default, a
+// quarter of a core on one core and GOMAXPROCS-1 cores on more, so that
+// rooms keep most of the process's cores).
+func FairplayCores(share float64) float64 {
+	procs := float64(runtime.GOMAXPROCS(0))
+	if share <= 0 {
+		return max(procs-1, 0.25)
+	}
+	return min(share, 1) * procs
 }
 
 // outboxEntries are what a room's event leaves to the job queue: its

@@ -1,0 +1,119 @@
+package jobs
+
+import (
+	"context"
+	"sync"
+	"time"
+)
+
+// Budget keeps the CPU time that a pool's workers take within a rate:
+// Cores CPU-seconds a second over all of them. A worker asks Wait before
+// each piece of work and tells Spent what it took; Wait holds it while
+// the pool is in debt, for as long as the rate takes to pay the debt, so
+// that over any window of many pieces the pool's CPU time stays within
+// Cores times the window (plus the pieces under way). Nothing is
+// skipped: work is only late. A nil *Budget lets everything run at once.
+type Budget struct {
+	rate  float64 // CPU seconds a second
+	now   func() time.Time
+	sleep func(ctx context.Context, d time.Duration) error
+
+	mu sync.Mutex
+	// credit is the CPU time the pool may still take now: never above
+	// zero (no saved-up burst), below zero while in debt.
+	credit time.Duration
+	at     time.Time // when credit was last brought up to date
+}
+
+// BudgetOptions are a Budget's clock; the zero value is the real one.
+type BudgetOptions struct {
+	// Now is the time; default time.Now.
+	Now func() time.Time
+	// Sleep waits d or until ctx ends; default a timer.
+	Sleep func(ctx context.Context, d time.Duration) error
+}
+
+// NewBudget returns a budget of cores CPU-seconds a second (nil when
+// cores is not positive: no budget).
+func NewBudget(cores float64, o BudgetOptions) *Budget {
+	if cores <= 0 {
+		return nil
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Sleep == nil {
+		o.Sleep = sleepCtx
+	}
+	return &Budget{rate: cores, now: o.Now, sleep: o.Sleep, at: o.Now()}
+}
+
+// Cores is the budget's rate (0 for a nil budget).
+func (b *Budget) Cores() float64 {
+	if b == nil {
+		return 0
+	}
+	return b.rate
+}
+
+// Wait returns once the pool may take more CPU time, or ctx's error.
+func (b *Budget) Wait(ctx context.Context) error {
+	if b == nil {
+		return ctx.Err()
+	}
+	for {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		debt := b.debt()
+		if debt <= 0 {
+			return nil
+		}
+		if err := b.sleep(ctx, debt); err != nil {
+			return err
+		}
+	}
+}
+
+// debt brings the credit up to date (the time since it last was earns
+// rate CPU-seconds a second, up to zero) and returns how long the pool must
+// rest before it is out of debt (0: it may work now).
+func (b *Budget) debt() time.Duration {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	now := b.now()
+	if d := now.Sub(b.at); d > 0 {
+		b.credit = min(b.credit+time.Duration(float64(d)*b.rate), 0)
+	}
+	b.at = now
+	if b.credit >= 0 {
+		return 0
+	}
+	// Round up, so that the rest is never a nanosecond short.
+	return time.Duration(float64(-b.credit)/b.rate) + 1
+}
+
+// Spent records that a piece of work took cpu of CPU time.
+func (b *Budget) Spent(cpu time.Duration) {
+	if b == nil || cpu <= 0 {
+		return
+	}
+	// The debt first, then the time since the credit was brought up to
+	// date (the work's own included) pays for what it can of it.
+	b.mu.Lock()
+	b.credit -= cpu
+	b.mu.Unlock()
+	b.debt()
+}
+
+// sleepCtx waits d or until ctx ends.
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}

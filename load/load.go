@@ -462,7 +462,7 @@ func (r *runner) newRoom(ctx context.Context) (*room, error) {
 	rm := &room{code: g.Code, track: newTracker(r.cfg.Players - 1)}
 	for i, g := range grants {
 		o := dials[i]
-		o.Room, o.Token, o.Buffer = g.Code, g.Token, 64
+		o.Room, o.Token, o.Buffer, o.LazyViews = g.Code, g.Token, 64, true
 		c, err := client.Dial(ctx, r.cfg.URL, &o)
 		if err != nil {
 			rm.close()

@@ -138,7 +138,11 @@ type Result struct {
 	// fair-play analyses) counts; CPUMicrosPerMove is that over Moves,
 	// and CPUMicrosPerMovePerRecipient that over Players too. Zero when
 	// the server's CPU cannot be read (--url).
-	ServerCPUSeconds             float64 `json:"serverCpuSeconds,omitempty"`
+	ServerCPUSeconds float64 `json:"serverCpuSeconds,omitempty"`
+	// ServerWindowCPUSeconds is the server process's CPU time during the
+	// window only: what it took while the moves were measured (rooms,
+	// and whatever analyses ran meanwhile).
+	ServerWindowCPUSeconds       float64 `json:"serverWindowCpuSeconds,omitempty"`
 	CPUMicrosPerMove             float64 `json:"cpuMicrosPerMove,omitempty"`
 	CPUMicrosPerMovePerRecipient float64 `json:"cpuMicrosPerMovePerRecipient,omitempty"`
 	// Store is the store process's CPU over the same span
@@ -264,6 +268,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	}
 	wg.Wait()
 	elapsed := time.Since(r.started)
+	serverW, serverOKW := readCPU(cfg.ServerCPU)
 	if cfg.Memory != nil {
 		if m, err := cfg.Memory(ctx); err == nil {
 			res.ServerMemory = &m
@@ -285,6 +290,9 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	}
 	res.SettleCPUSeconds = settle.Seconds()
 	r.fill(res, elapsed, cpu, server1-server0, serverOK && serverOK1, store1-store0, storeOK && storeOK1)
+	if serverOK && serverOKW {
+		res.ServerWindowCPUSeconds = (serverW - server0).Seconds()
+	}
 	return res, nil
 }
 

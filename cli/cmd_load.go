@@ -43,6 +43,9 @@ type loadConfig struct {
 	// serverCPU is the CPU the server process runs on (-1: any).
 	serverCPU   int
 	fairplayCPU float64
+	// serverWait reads how long the server's threads have waited for a
+	// CPU (with --serve).
+	serverWait func() (time.Duration, error)
 	// redisServer is the redis-server binary started for --serve redis.
 	redisServer string
 	fairplay    bool
@@ -113,7 +116,7 @@ func runLoad(ctx context.Context, args []string, e env) error {
 	cfg := load.Config{
 		URL: c.url, Rooms: c.rooms, Players: c.players, Holes: c.holes, Duration: c.duration,
 		Think: c.think, Rate: c.rate, PlayerRate: c.playerRate, Idle: c.idle, Seed: c.seed,
-		ServerCPU: serverCPU, StoreCPU: storeCPU, Memory: memory, QuietStart: c.quietStart,
+		ServerCPU: serverCPU, StoreCPU: storeCPU, Memory: memory, QuietStart: c.quietStart, ServerWait: c.serverWait,
 	}
 	if c.attackers > 0 {
 		return runAttackMix(ctx, c, cfg, kinds, rep, e)
@@ -246,7 +249,7 @@ func (c *loadConfig) target(ctx context.Context, e env, rep *loadReport) (server
 			return nil, nil, stop, err
 		}
 		c.url, rep.Store = srv.url, c.serve
-		serverCPU, storeCPU = srv.srv.cpu, srv.storeCPU()
+		serverCPU, storeCPU, c.serverWait = srv.srv.cpu, srv.storeCPU(), srv.srv.runDelay
 		if c.playerRate < 0 {
 			c.playerRate = 0
 		}

@@ -74,6 +74,10 @@ type Config struct {
 	// rooms' first holes, all dealt at once, are solved before the first
 	// move, as when rooms start one by one.
 	QuietStart bool
+	// ServerWait, when set, reads how long the server process's threads
+	// have waited for a CPU while ready to run: read as the window opens
+	// and as it closes (Result.ServerWaitSeconds).
+	ServerWait func() (time.Duration, error)
 	// StoreCPU is the same for the store's process (a redis-server), when
 	// it can be read: Result.Store.
 	StoreCPU func() (time.Duration, error)
@@ -142,7 +146,12 @@ type Result struct {
 	// ServerWindowCPUSeconds is the server process's CPU time during the
 	// window only: what it took while the moves were measured (rooms,
 	// and whatever analyses ran meanwhile).
-	ServerWindowCPUSeconds       float64 `json:"serverWindowCpuSeconds,omitempty"`
+	ServerWindowCPUSeconds float64 `json:"serverWindowCpuSeconds,omitempty"`
+	// ServerWaitSeconds is how long, during the window, the server's
+	// threads were ready to run but waited for a CPU that other
+	// processes had (Config.ServerWait; Linux): on a shared machine, the
+	// part of the latencies that is not the server's.
+	ServerWaitSeconds            float64 `json:"serverWaitSeconds,omitempty"`
 	CPUMicrosPerMove             float64 `json:"cpuMicrosPerMove,omitempty"`
 	CPUMicrosPerMovePerRecipient float64 `json:"cpuMicrosPerMovePerRecipient,omitempty"`
 	// Store is the store process's CPU over the same span
@@ -255,6 +264,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	r.started = time.Now()
 	cpu0 := cpuTime()
 	server0, serverOK := readCPU(cfg.ServerCPU)
+	wait0, waitOK := readCPU(cfg.ServerWait)
 	store0, storeOK := readCPU(cfg.StoreCPU)
 	play, pcancel := context.WithDeadline(ctx, r.started.Add(cfg.Duration))
 	defer pcancel()
@@ -269,6 +279,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	wg.Wait()
 	elapsed := time.Since(r.started)
 	serverW, serverOKW := readCPU(cfg.ServerCPU)
+	wait1, waitOK1 := readCPU(cfg.ServerWait)
 	if cfg.Memory != nil {
 		if m, err := cfg.Memory(ctx); err == nil {
 			res.ServerMemory = &m
@@ -292,6 +303,9 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	r.fill(res, elapsed, cpu, server1-server0, serverOK && serverOK1, store1-store0, storeOK && storeOK1)
 	if serverOK && serverOKW {
 		res.ServerWindowCPUSeconds = (serverW - server0).Seconds()
+	}
+	if waitOK && waitOK1 {
+		res.ServerWaitSeconds = (wait1 - wait0).Seconds()
 	}
 	return res, nil
 }

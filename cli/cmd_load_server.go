@@ -208,32 +208,8 @@ type child struct {
 func (c *child) cpu() (time.Duration, error) { return procCPU(c.cmd.Process.Pid) }
 
 // runDelay reads how long the child's threads have been ready to run but
-// waited for a CPU (the second field of /proc/PID/task/TID/schedstat,
-// summed): the CPU time other processes took from it.
-func (c *child) runDelay() (time.Duration, error) {
-	dir := "/proc/" + strconv.Itoa(c.cmd.Process.Pid) + "/task"
-	tasks, err := os.ReadDir(dir)
-	if err != nil {
-		return 0, err
-	}
-	var sum time.Duration
-	for _, t := range tasks {
-		b, err := os.ReadFile(dir + "/" + t.Name() + "/schedstat")
-		if err != nil {
-			continue // a thread that has ended
-		}
-		f := strings.Fields(string(b))
-		if len(f) < 2 {
-			return 0, errors.New("schedstat: too few fields")
-		}
-		ns, err := strconv.ParseInt(f[1], 10, 64)
-		if err != nil {
-			return 0, fmt.Errorf("schedstat: %w", err)
-		}
-		sum += time.Duration(ns)
-	}
-	return sum, nil
-}
+// waited for a CPU (load.RunDelay).
+func (c *child) runDelay() (time.Duration, error) { return load.RunDelay(c.cmd.Process.Pid) }
 
 // stop asks the child to stop (its stdin closes; a redis-server is sent
 // SIGTERM) and waits for it, killing it after a while.

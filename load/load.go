@@ -151,7 +151,10 @@ type Result struct {
 	// threads were ready to run but waited for a CPU that other
 	// processes had (Config.ServerWait; Linux): on a shared machine, the
 	// part of the latencies that is not the server's.
-	ServerWaitSeconds            float64 `json:"serverWaitSeconds,omitempty"`
+	ServerWaitSeconds float64 `json:"serverWaitSeconds,omitempty"`
+	// WaitSeconds is the same for this process (the load generator's
+	// threads).
+	WaitSeconds                  float64 `json:"waitSeconds,omitempty"`
 	CPUMicrosPerMove             float64 `json:"cpuMicrosPerMove,omitempty"`
 	CPUMicrosPerMovePerRecipient float64 `json:"cpuMicrosPerMovePerRecipient,omitempty"`
 	// Store is the store process's CPU over the same span
@@ -264,7 +267,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	r.started = time.Now()
 	cpu0 := cpuTime()
 	server0, serverOK := readCPU(cfg.ServerCPU)
-	wait0, waitOK := readCPU(cfg.ServerWait)
+	window0 := r.readWindow()
 	store0, storeOK := readCPU(cfg.StoreCPU)
 	play, pcancel := context.WithDeadline(ctx, r.started.Add(cfg.Duration))
 	defer pcancel()
@@ -278,8 +281,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	}
 	wg.Wait()
 	elapsed := time.Since(r.started)
-	serverW, serverOKW := readCPU(cfg.ServerCPU)
-	wait1, waitOK1 := readCPU(cfg.ServerWait)
+	fillWindow(res, window0, r.readWindow())
 	if cfg.Memory != nil {
 		if m, err := cfg.Memory(ctx); err == nil {
 			res.ServerMemory = &m
@@ -301,12 +303,6 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	}
 	res.SettleCPUSeconds = settle.Seconds()
 	r.fill(res, elapsed, cpu, server1-server0, serverOK && serverOK1, store1-store0, storeOK && storeOK1)
-	if serverOK && serverOKW {
-		res.ServerWindowCPUSeconds = (serverW - server0).Seconds()
-	}
-	if waitOK && waitOK1 {
-		res.ServerWaitSeconds = (wait1 - wait0).Seconds()
-	}
 	return res, nil
 }
 

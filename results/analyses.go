@@ -53,7 +53,8 @@ func (a *Analyser) WithMeasure(measure func(run func()) time.Duration) *Analyser
 
 // WithBudget keeps the analyses within the budget (nil: none): each
 // waits for it, and what each took (the CPU time measure returns, or its
-// wall time without measure) is spent from it.
+// wall time without measure or when measure cannot tell: 0) is spent
+// from it.
 func (a *Analyser) WithBudget(b *jobs.Budget) *Analyser {
 	a.budget = b
 	return a
@@ -64,13 +65,17 @@ func (a *Analyser) run(ctx context.Context, analyse func()) error {
 	if err := a.budget.Wait(ctx); err != nil {
 		return err
 	}
-	if a.measure != nil {
-		a.budget.Spent(a.measure(analyse))
-		return nil
-	}
 	start := time.Now()
-	analyse()
-	a.budget.Spent(time.Since(start))
+	var cpu time.Duration
+	if a.measure != nil {
+		cpu = a.measure(analyse)
+	} else {
+		analyse()
+	}
+	if cpu <= 0 {
+		cpu = time.Since(start)
+	}
+	a.budget.Spent(cpu)
 	return nil
 }
 

@@ -68,3 +68,49 @@ func TestBudgetWaitCancelled(t *testing.T) {
 	}
 	none.Spent(time.Second)
 }
+
+// starvedProcess is a process that other processes leave a part of its
+// one core: it runs got of the wall time and waits for the CPU the rest,
+// its rooms busy whenever the analyses are not.
+type starvedProcess struct {
+	clock     *fakeCPU
+	got       float64
+	cpu, wait time.Duration
+}
+
+// pass lets wall time go by: the rooms, or (analysis) the pool's work,
+// take what the process gets of it.
+func (p *starvedProcess) pass(wall time.Duration) {
+	p.clock.now = p.clock.now.Add(wall)
+	p.cpu += time.Duration(float64(wall) * p.got)
+	p.wait += time.Duration(float64(wall) * (1 - p.got))
+}
+
+// TestBudgetStarvedProcess: a process that gets only 30% of its core
+// (others take the rest) keeps its analyses to the budget's share of
+// what it gets, not of the core: the rooms are not left the crumbs.
+func TestBudgetStarvedProcess(t *testing.T) {
+	t.Parallel()
+	const share = 0.25
+	clock := &fakeCPU{now: time.Unix(1_700_000_000, 0)}
+	p := &starvedProcess{clock: clock, got: 0.3}
+	o := clock.options()
+	o.Sleep = func(ctx context.Context, d time.Duration) error { p.pass(d); return ctx.Err() }
+	o.Process = func() (cpu, wait time.Duration) { return p.cpu, p.wait }
+	o.Procs = 1
+	b := jobs.NewBudget(share, o)
+	rng := rand.New(rand.NewPCG(2, 3))
+	var analyses time.Duration
+	for range 2000 {
+		if err := b.Wait(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		cpu := time.Duration(30+rng.IntN(61)) * time.Millisecond
+		p.pass(time.Duration(float64(cpu) / p.got)) // the analysis takes all the process gets
+		analyses += cpu
+		b.Spent(cpu)
+	}
+	if got := analyses.Seconds() / p.cpu.Seconds(); got > share+0.01 || got < share-0.02 {
+		t.Errorf("the analyses took %.3f of the process's CPU, want %.2f", got, share)
+	}
+}

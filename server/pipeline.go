@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"strings"
 
+	"golfsolitaire/internal/proccpu"
 	"golfsolitaire/jobs"
 	"golfsolitaire/match"
 	"golfsolitaire/results"
@@ -36,7 +37,10 @@ func (s *Server) startPipeline() {
 	}
 	if s.fair != nil {
 		o.Holds, o.Measure = s.fair.holds, s.measureAnalysis
-		o.FairplayBudget = jobs.NewBudget(FairplayCores(s.opts.FairplayCPU), jobs.BudgetOptions{})
+		// The budget is a share of what this process gets of its cores:
+		// on a machine that leaves it less, the analyses take less.
+		o.FairplayBudget = jobs.NewBudget(FairplayCores(s.opts.FairplayCPU),
+			jobs.BudgetOptions{Process: proccpu.Self, Procs: runtime.GOMAXPROCS(0)})
 	}
 	s.pipe = results.NewPipeline(o)
 	s.tasks.goCtx(s.pipe.Run)

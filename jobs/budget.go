@@ -84,14 +84,6 @@ func (b *Budget) earned(now time.Time) time.Duration {
 	return time.Duration(float64(used+idle) * b.rate / b.procs)
 }
 
-// Cores is the budget's rate (0 for a nil budget).
-func (b *Budget) Cores() float64 {
-	if b == nil {
-		return 0
-	}
-	return b.rate
-}
-
 // Wait returns once the pool may take more CPU time, or ctx's error.
 func (b *Budget) Wait(ctx context.Context) error {
 	if b == nil {

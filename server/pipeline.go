@@ -39,7 +39,7 @@ func (s *Server) startPipeline() {
 		o.Holds, o.Measure = s.fair.holds, s.measureAnalysis
 		// The budget is a share of what this process gets of its cores:
 		// on a machine that leaves it less, the analyses take less.
-		o.FairplayBudget = jobs.NewBudget(FairplayCores(s.opts.FairplayCPU),
+		o.FairplayBudget = jobs.NewBudget(fairplayCores(s.opts.FairplayCPU),
 			jobs.BudgetOptions{Process: proccpu.Self, Procs: runtime.GOMAXPROCS(0)})
 	}
 	s.pipe = results.NewPipeline(o)
@@ -58,11 +58,11 @@ func FairplayWorkers(n int) int {
 	return max(runtime.GOMAXPROCS(0)-1, 1)
 }
 
-// FairplayCores is the CPU-seconds a second that the in-process fair-play
+// fairplayCores is the CPU-seconds a second that the in-process fair-play
 // analyses may take for a share of GOMAXPROCS (0: the default, a
 // quarter of a core on one core and GOMAXPROCS-1 cores on more, so that
 // rooms keep most of the process's cores).
-func FairplayCores(share float64) float64 {
+func fairplayCores(share float64) float64 {
 	procs := float64(runtime.GOMAXPROCS(0))
 	if share <= 0 {
 		return max(procs-1, 0.25)

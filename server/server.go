@@ -178,7 +178,7 @@ type Options struct {
 	// FairplayCPU is the share of GOMAXPROCS that this server's fair-play
 	// analyses may take (their threads' CPU time, jobs.Budget), more
 	// holes waiting in the queue instead; 0: the default
-	// (FairplayCores), more than 1 is taken as 1.
+	// (fairplayCores), more than 1 is taken as 1.
 	FairplayCPU float64
 
 	// Limits are the per-client limits; zero fields mean their defaults

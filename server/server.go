@@ -176,9 +176,10 @@ type Options struct {
 	// server's fair-play pool; default GOMAXPROCS-1, at least 1.
 	FairplayWorkers int
 	// FairplayCPU is the share of GOMAXPROCS that this server's fair-play
-	// analyses may take (their threads' CPU time, jobs.Budget), more
-	// holes waiting in the queue instead; 0: the default
-	// (fairplayCores), more than 1 is taken as 1.
+	// analyses may take of what the process gets of its cores (their
+	// threads' CPU time, jobs.Budget), more holes waiting in the queue
+	// instead; 0: the default (a quarter of a core on one core,
+	// GOMAXPROCS-1 cores on more), more than 1 is taken as 1.
 	FairplayCPU float64
 
 	// Limits are the per-client limits; zero fields mean their defaults

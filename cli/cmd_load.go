@@ -40,6 +40,12 @@ type loadConfig struct {
 	memProfile string
 	// serverProcs is the server process's GOMAXPROCS (0: the default).
 	serverProcs int
+	// serverCPU is the CPU the server process runs on (-1: any).
+	serverCPU   int
+	fairplayCPU float64
+	// serverWait reads how long the server's threads have waited for a
+	// CPU (with --serve).
+	serverWait func() (time.Duration, error)
 	// redisServer is the redis-server binary started for --serve redis.
 	redisServer string
 	fairplay    bool
@@ -110,7 +116,7 @@ func runLoad(ctx context.Context, args []string, e env) error {
 	cfg := load.Config{
 		URL: c.url, Rooms: c.rooms, Players: c.players, Holes: c.holes, Duration: c.duration,
 		Think: c.think, Rate: c.rate, PlayerRate: c.playerRate, Idle: c.idle, Seed: c.seed,
-		ServerCPU: serverCPU, StoreCPU: storeCPU, Memory: memory, QuietStart: c.quietStart,
+		ServerCPU: serverCPU, StoreCPU: storeCPU, Memory: memory, QuietStart: c.quietStart, ServerWait: c.serverWait,
 	}
 	if c.attackers > 0 {
 		return runAttackMix(ctx, c, cfg, kinds, rep, e)
@@ -158,6 +164,8 @@ func (c *loadConfig) flags(fs *flag.FlagSet) {
 	fs.StringVar(&c.serve, "serve", "", "start the server as a process of its own instead (this program's load-server), with the memory or redis store, and measure its CPU")
 	fs.StringVar(&c.redisServer, "redis-server", "redis-server", "with --serve redis: start a private redis-server from this program (looked up in PATH) on a free loopback port and measure its CPU too; empty: use REDIS_URL (default redis://127.0.0.1:6379/0), whose CPU is not measured")
 	fs.IntVar(&c.serverProcs, "server-procs", 0, "with --serve: the server process's GOMAXPROCS (cores it may use at once); 0: all")
+	fs.IntVar(&c.serverCPU, "server-cpu", -1, "with --serve: run the server process on this CPU only, and this process on the others (Linux: sched_setaffinity); -1: anywhere")
+	fs.Float64Var(&c.fairplayCPU, "fairplay-cpu", 0, "with --fairplay: the server's --fairplay-cpu, the share of its GOMAXPROCS the analyses may take (0: serve's default)")
 	fs.BoolVar(&c.fairplay, "fairplay", false, "with --serve: turn the server's fair-play detector on (serve's default) and report its analyses")
 	fs.IntVar(&c.rooms, "rooms", 10, "matches played at once")
 	fs.IntVar(&c.players, "players", 2, "players a room: 2 play match play, more stroke play")
@@ -216,11 +224,17 @@ func (c *loadConfig) validate() ([]string, error) {
 	if c.pprofAddr != "" && !isLoopback(c.pprofAddr) {
 		return nil, usageError("load: --pprof must be a loopback address")
 	}
-	if c.serve == "" && (c.cpuProfile != "" || c.memProfile != "" || c.pprofAddr != "" || c.serverProcs != 0 || c.fairplay) {
-		return nil, usageError("load: --cpuprofile, --memprofile, --pprof, --server-procs and --fairplay go with --serve")
+	if c.serve == "" && (c.cpuProfile != "" || c.memProfile != "" || c.pprofAddr != "" || c.serverProcs != 0 || c.fairplay || c.serverCPU >= 0) {
+		return nil, usageError("load: --cpuprofile, --memprofile, --pprof, --server-procs, --server-cpu and --fairplay go with --serve")
 	}
 	if c.serverProcs < 0 {
 		return nil, usageError("load: --server-procs must not be negative")
+	}
+	if c.serverCPU < -1 {
+		return nil, usageError("load: --server-cpu must be a CPU's number, or -1 for any")
+	}
+	if !(c.fairplayCPU >= 0 && c.fairplayCPU <= 1) || (c.fairplayCPU > 0 && !c.fairplay) {
+		return nil, usageError("load: --fairplay-cpu is a share, 0 to 1, and goes with --fairplay")
 	}
 	return kinds, nil
 }
@@ -235,7 +249,7 @@ func (c *loadConfig) target(ctx context.Context, e env, rep *loadReport) (server
 			return nil, nil, stop, err
 		}
 		c.url, rep.Store = srv.url, c.serve
-		serverCPU, storeCPU = srv.srv.cpu, srv.storeCPU()
+		serverCPU, storeCPU, c.serverWait = srv.srv.cpu, srv.storeCPU(), srv.srv.runDelay
 		if c.playerRate < 0 {
 			c.playerRate = 0
 		}
@@ -263,7 +277,7 @@ func (c *loadConfig) target(ctx context.Context, e env, rep *loadReport) (server
 func runBaseline(ctx context.Context, c loadConfig, cfg load.Config, e env) (*load.Result, error) {
 	cfg.Idle, cfg.Memory, cfg.StoreCPU = 0, nil, nil
 	if c.serve != "" {
-		ch, err := startChild(ctx, []string{"--store", "baseline", "--players", strconv.Itoa(cfg.Players), "--holes", strconv.Itoa(cfg.Holes)}, c.serverProcs, e)
+		ch, err := startChild(ctx, []string{"--store", "baseline", "--players", strconv.Itoa(cfg.Players), "--holes", strconv.Itoa(cfg.Holes)}, childCPUs{procs: c.serverProcs, cpu: c.serverCPU}, e)
 		if err != nil {
 			return nil, err
 		}
@@ -340,6 +354,9 @@ func startLoadServer(ctx context.Context, c loadConfig, e env) (*loadServer, err
 	}
 	if c.fairplay {
 		args = append(args, "--fairplay")
+		if c.fairplayCPU > 0 {
+			args = append(args, "--fairplay-cpu", strconv.FormatFloat(c.fairplayCPU, 'g', -1, 64))
+		}
 	}
 	if c.pprofAddr != "" {
 		args = append(args, "--pprof", c.pprofAddr)
@@ -350,7 +367,7 @@ func startLoadServer(ctx context.Context, c loadConfig, e env) (*loadServer, err
 	if c.memProfile != "" {
 		args = append(args, "--memprofile", c.memProfile)
 	}
-	srv, err := startChild(ctx, args, c.serverProcs, e)
+	srv, err := startChild(ctx, args, childCPUs{procs: c.serverProcs, cpu: c.serverCPU}, e)
 	if err != nil {
 		if l.redis != nil {
 			l.redis.stop()

@@ -47,6 +47,7 @@ func runLoadServer(ctx context.Context, args []string, e env) error {
 	holes := fs.Int("holes", 9, "with --store baseline, holes a round")
 	trusted := fs.String("trusted-proxy-header", "", "apply the default per-client limits, trusting this header for each client's address (the attacker mix); empty: no limits")
 	fair := fs.Bool("fairplay", false, "analyse finished holes for fair play, as serve does by default")
+	fairCPU := fs.Float64("fairplay-cpu", 0, "with --fairplay, serve's --fairplay-cpu: the share of GOMAXPROCS the analyses may take (0: serve's default)")
 	pprofAddr := fs.String("pprof", "", "serve net/http/pprof on this loopback address")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of this process to the file")
 	memProfile := fs.String("memprofile", "", "write an allocation profile of this process to the file on exit")
@@ -72,7 +73,7 @@ func runLoadServer(ctx context.Context, args []string, e env) error {
 		}
 		handler, stop = b, func() {}
 	case "memory", "redis":
-		h, s, err := newLoadServer(ctx, *storeName, *redisURL, *trusted, *fair, e)
+		h, s, err := newLoadServer(ctx, *storeName, *redisURL, *trusted, *fair, *fairCPU, e)
 		if err != nil {
 			return err
 		}
@@ -144,7 +145,7 @@ func runLoadServer(ctx context.Context, args []string, e env) error {
 // making moves as fast as it may, every one from this machine's address),
 // but for an attacker mix, which gives each client an address of its own
 // in a header the server then trusts, and measures the defaults.
-func newLoadServer(ctx context.Context, storeName, redisURL, trusted string, fair bool, e env) (http.Handler, func(), error) {
+func newLoadServer(ctx context.Context, storeName, redisURL, trusted string, fair bool, fairCPU float64, e env) (http.Handler, func(), error) {
 	sc := serveConfig{roomTTL: time.Hour}
 	var cleanup func()
 	if storeName == "redis" {
@@ -175,7 +176,7 @@ func newLoadServer(ctx context.Context, storeName, redisURL, trusted string, fai
 		PlayerRate: unlimited, SpectatorRate: unlimited, Limits: limits,
 	}
 	if fair {
-		opts.Fairplay = &server.Fairplay{}
+		opts.Fairplay, opts.FairplayCPU = &server.Fairplay{}, fairCPU
 	}
 	srv, err := server.New(opts)
 	if err != nil {
@@ -206,6 +207,10 @@ type child struct {
 // /proc.
 func (c *child) cpu() (time.Duration, error) { return procCPU(c.cmd.Process.Pid) }
 
+// runDelay reads how long the child's threads have been ready to run but
+// waited for a CPU (load.RunDelay).
+func (c *child) runDelay() (time.Duration, error) { return load.RunDelay(c.cmd.Process.Pid) }
+
 // stop asks the child to stop (its stdin closes; a redis-server is sent
 // SIGTERM) and waits for it, killing it after a while.
 func (c *child) stop() {
@@ -222,17 +227,22 @@ func (c *child) stop() {
 	}
 }
 
+// childCPUs are where a server child runs: procs, if positive, is its
+// GOMAXPROCS; cpu, if not negative, the one CPU its threads run on (and
+// this process's then run on the others).
+type childCPUs struct{ procs, cpu int }
+
 // startChild starts this program as load-server with args and reads the
-// URL it prints. procs, if positive, is the child's GOMAXPROCS.
-func startChild(ctx context.Context, args []string, procs int, e env) (*child, error) {
+// URL it prints.
+func startChild(ctx context.Context, args []string, cpus childCPUs, e env) (*child, error) {
 	exe, err := os.Executable()
 	if err != nil {
 		return nil, fmt.Errorf("load: cannot find this program to start the server: %w", err)
 	}
 	cmd := exec.Command(exe, append([]string{"load-server"}, args...)...)
 	cmd.Env = append(os.Environ(), childEnv+"=1")
-	if procs > 0 {
-		cmd.Env = append(cmd.Env, "GOMAXPROCS="+strconv.Itoa(procs))
+	if cpus.procs > 0 {
+		cmd.Env = append(cmd.Env, "GOMAXPROCS="+strconv.Itoa(cpus.procs))
 	}
 	cmd.Stderr = e.stderr
 	stdin, err := cmd.StdinPipe()
@@ -243,7 +253,15 @@ func startChild(ctx context.Context, args []string, procs int, e env) (*child, e
 	if err != nil {
 		return nil, err
 	}
-	if err := cmd.Start(); err != nil {
+	start := cmd.Start
+	if cpus.cpu >= 0 {
+		start = func() error { return startOnCPU(cmd, cpus.cpu) }
+	}
+	if err := start(); err != nil {
+		if cmd.Process != nil {
+			cmd.Process.Kill()
+			cmd.Wait()
+		}
 		return nil, fmt.Errorf("load: starting the server: %w", err)
 	}
 	c := &child{cmd: cmd, stdin: stdin, done: make(chan error, 1)}

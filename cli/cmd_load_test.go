@@ -151,6 +151,9 @@ func TestLoadFlags(t *testing.T) {
 		{"no attack", []string{"--serve", "memory", "--attackers", "1", "--attack", ","}, "names no attack"},
 		{"negative attackers", []string{"--serve", "memory", "--attackers", "-1"}, "must not be negative"},
 		{"quiet start without a server process", []string{"--url", "http://127.0.0.1:1", "--quiet-start"}, "--quiet-start needs --serve"},
+		{"server CPU without a server process", []string{"--url", "http://127.0.0.1:1", "--server-cpu", "1"}, "go with --serve"},
+		{"fair-play CPU without the detector", []string{"--serve", "memory", "--fairplay-cpu", "0.5"}, "goes with --fairplay"},
+		{"fair-play CPU over the whole", []string{"--serve", "memory", "--fairplay", "--fairplay-cpu", "2"}, "0 to 1"},
 		{"attackers in a tournament", []string{"--serve", "memory", "--attackers", "1", "--tournament", "4"}, "neither --tournament"},
 	}
 	for _, tt := range tests {

@@ -58,6 +58,7 @@ type serveConfig struct {
 	moderatorToken string
 	// The job queue (docs/deploy.md, "Results and fair play").
 	fairplayWorkers int
+	fairplayCPU     float64
 	queueWork       bool
 
 	// How Redis is reached and how durable an acknowledged move is.
@@ -127,6 +128,16 @@ func envDefault(e env, key, def string) string {
 	return def
 }
 
+// envFloat returns the environment variable's number, or def.
+func envFloat(e env, key string, def float64) float64 {
+	if v := e.getenv(key); v != "" {
+		if f, err := strconv.ParseFloat(v, 64); err == nil {
+			return f
+		}
+	}
+	return def
+}
+
 func envDuration(e env, key string, def time.Duration) time.Duration {
 	if v := e.getenv(key); v != "" {
 		if d, err := time.ParseDuration(v); err == nil {
@@ -173,6 +184,7 @@ func serveFlags(fs *flag.FlagSet, e env) *serveConfig {
 	fs.DurationVar(&c.dbTimeout, "db-timeout", envDuration(e, "GOLF_DB_TIMEOUT", dbwait.DefaultTimeout), "how long one database call may wait (connecting included) before the request gets 503 unavailable (env GOLF_DB_TIMEOUT)")
 	fs.BoolVar(&c.fairplay, "fairplay", envDefault(e, "GOLF_FAIRPLAY", "true") != "false", "analyse finished holes for fair play in the background (env GOLF_FAIRPLAY=false turns it off)")
 	fs.IntVar(&c.fairplayWorkers, "fairplay-workers", envInt(e, "GOLF_FAIRPLAY_WORKERS", 0), "holes analysed for fair play at once by this process (env GOLF_FAIRPLAY_WORKERS; default 0: GOMAXPROCS-1, at least 1, leaving a core for rooms)")
+	fs.Float64Var(&c.fairplayCPU, "fairplay-cpu", envFloat(e, "GOLF_FAIRPLAY_CPU", 0), "share of GOMAXPROCS (0 to 1) that this process's fair-play analyses may take, CPU time over time; holes wait in the queue beyond it, never skipped (env GOLF_FAIRPLAY_CPU; default 0: a quarter of a core on one core, GOMAXPROCS-1 cores on more)")
 	fs.BoolVar(&c.queueWork, "queue-work", envDefault(e, "GOLF_QUEUE_WORK", "true") != "false", "record rated results and analyse holes from the job queue here too; false leaves that to golf worker processes (env GOLF_QUEUE_WORK=false)")
 	fs.StringVar(&c.moderatorToken, "moderator-token", envDefault(e, "GOLF_MODERATOR_TOKEN", ""), "token for GET /api/fairplay/flags (fairplay review); empty disables it (env GOLF_MODERATOR_TOKEN)")
 	fs.StringVar(&c.redisMode, "redis-mode", envDefault(e, "GOLF_REDIS_MODE", ""), "single, cluster or sentinel; empty: sentinel with --redis-master, cluster with several --redis-addrs, else asks the one node (env GOLF_REDIS_MODE)")
@@ -224,6 +236,8 @@ func (c serveConfig) validate() (serveSettings, error) {
 		return s, fmt.Errorf("--db-timeout: %v is not a positive duration", c.dbTimeout)
 	case c.fairplayWorkers < 0:
 		return s, fmt.Errorf("--fairplay-workers: %d is negative; want 0 (the default) or more", c.fairplayWorkers)
+	case !(c.fairplayCPU >= 0 && c.fairplayCPU <= 1):
+		return s, fmt.Errorf("--fairplay-cpu: %v is not a share; want 0 (the default) to 1", c.fairplayCPU)
 	case c.redisWaitReplicas < 0:
 		return s, fmt.Errorf("--redis-wait-replicas: %d is negative", c.redisWaitReplicas)
 	}
@@ -408,7 +422,7 @@ func (s serveSettings) options(d *deps, log *slog.Logger) server.Options {
 		Accounts: d.acct, Sessions: d.sessions,
 		Limits: s.limits, Limiter: d.limiter, Sockets: d.sockets, MetricsElsewhere: s.metricsAddr != "", MaxDelayed: s.maxDelayed, PingEvery: s.pingEvery,
 		HTTP:     server.HTTPTimeouts{ReadHeader: s.readHeaderTimeout, Read: s.readTimeout, Write: s.writeTimeout, Idle: s.idleTimeout},
-		Fairplay: d.fair, FairplayWorkers: s.fairplayWorkers, NoQueueWork: !s.queueWork, Queue: d.queue,
+		Fairplay: d.fair, FairplayWorkers: s.fairplayWorkers, FairplayCPU: s.fairplayCPU, NoQueueWork: !s.queueWork, Queue: d.queue,
 	}
 	s.solver.apply(&o)
 	return o

@@ -45,6 +45,13 @@ type Options struct {
 	// FirstSeq is the first command sequence number; default the current
 	// time in microseconds, so numbers keep increasing across reconnects.
 	FirstSeq int64
+	// LazyViews has an event's patch applied to the view as sent at once
+	// but the view decoded only when View or WaitView asks for it (once
+	// for any number of events), and Updates deliver events with View
+	// nil. For a client that reads its view now and then rather than at
+	// every event: the load generator's players, which read it once a
+	// move while every move of the room patches it.
+	LazyViews bool
 }
 
 // Error is an error message from the server.
@@ -85,11 +92,15 @@ type Conn struct {
 	rawV      int64
 	views     match.ViewDecoder // used by the reader only (and Dial before it starts)
 	resyncing bool
-	resyncs   atomic.Int64
-	version   int64
-	changed   chan struct{}
-	err       error
-	done      chan struct{}
+	// lazy: Options.LazyViews. stale: raw is newer than view, and is
+	// decoded (with lazyViews, under mu) when the view is asked for.
+	lazy, stale bool
+	lazyViews   match.ViewDecoder
+	resyncs     atomic.Int64
+	version     int64
+	changed     chan struct{}
+	err         error
+	done        chan struct{}
 }
 
 // Dial connects to the WebSocket endpoint (e.g. "ws://localhost:8080/ws";
@@ -112,7 +123,7 @@ func Dial(ctx context.Context, url string, opts *Options) (*Conn, error) {
 	ws.SetReadLimit(4 << 20)
 	c := &Conn{
 		ws: ws, updates: make(chan protocol.ServerMessage, o.Buffer), pending: map[int64]chan protocol.ServerMessage{},
-		changed: make(chan struct{}), done: make(chan struct{}),
+		changed: make(chan struct{}), done: make(chan struct{}), lazy: o.LazyViews,
 	}
 	c.seq.Store(o.FirstSeq - 1)
 	hello := protocol.ClientMessage{Type: protocol.TypeHello, Protocol: protocol.Version, Room: o.Room, Token: o.Token, Since: o.Since}
@@ -179,7 +190,7 @@ func (c *Conn) Updates() <-chan protocol.ServerMessage { return c.updates }
 func (c *Conn) View() *match.View {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.view
+	return c.current()
 }
 
 // Version is the latest room version seen.
@@ -263,12 +274,52 @@ func (c *Conn) patched(m *protocol.ServerMessage) bool {
 	if err != nil {
 		return false
 	}
+	if v, ok := viewV(b); ok && c.lazy {
+		c.raw, c.rawV, c.stale = b, v, true
+		return true
+	}
 	var v match.View
 	if err := c.views.Decode(b, &v); err != nil {
 		return false
 	}
 	m.View, c.raw, c.rawV = &v, b, v.V
 	return true
+}
+
+// viewV reads the v of a view as the server writes it and as patches keep
+// it (its first member); ok is false for anything else.
+func viewV(b []byte) (v int64, ok bool) {
+	const prefix = `{"v":`
+	if !bytes.HasPrefix(b, []byte(prefix)) {
+		return 0, false
+	}
+	i := len(prefix)
+	for ; i < len(b) && b[i] >= '0' && b[i] <= '9'; i++ {
+		if i-len(prefix) >= 18 {
+			return 0, false
+		}
+		v = v*10 + int64(b[i]-'0')
+	}
+	if i == len(prefix) || i >= len(b) || (b[i] != ',' && b[i] != '}') {
+		return 0, false
+	}
+	return v, true
+}
+
+// current returns the view, decoding the view as patched when it is
+// newer (LazyViews). A view that does not decode is dropped, so that the
+// next patch does not fit and a snapshot is asked for. c.mu is held.
+func (c *Conn) current() *match.View {
+	if c.stale {
+		c.stale = false
+		var v match.View
+		if err := c.lazyViews.Decode(c.raw, &v); err != nil {
+			c.raw = nil
+			return c.view
+		}
+		c.view = &v
+	}
+	return c.view
 }
 
 // Resyncs is how many times the client asked for a snapshot because an
@@ -291,20 +342,28 @@ func (c *Conn) reader() {
 			return
 		}
 		c.mu.Lock()
-		resync := false
+		resync, applied := false, false
 		switch {
 		case raw != nil:
 			c.raw, c.rawV, c.resyncing = raw, m.View.V, false
-		case m.Patch != nil && !c.patched(&m):
-			// A frame was missed or broken: drop the patch and ask for a
-			// snapshot, once (later patches have bases we lack too).
-			resync, c.resyncing = !c.resyncing, true
+		case m.Patch != nil:
+			if applied = c.patched(&m); !applied {
+				// A frame was missed or broken: drop the patch and ask for
+				// a snapshot, once (later patches have bases we lack too).
+				resync, c.resyncing = !c.resyncing, true
+			}
 		}
-		if m.View != nil && m.V >= c.version {
-			c.view, c.version = m.View, m.V
+		switch {
+		case m.View != nil && m.V >= c.version:
+			c.view, c.version, c.stale = m.View, m.V, false
 			close(c.changed)
 			c.changed = make(chan struct{})
-		} else if m.V > c.version {
+		case applied && m.View == nil && m.V >= c.version:
+			// LazyViews: the view is decoded when asked for.
+			c.version = m.V
+			close(c.changed)
+			c.changed = make(chan struct{})
+		case m.V > c.version:
 			c.version = m.V
 		}
 		var waiter chan protocol.ServerMessage
@@ -411,7 +470,7 @@ func (c *Conn) Ping(ctx context.Context) error {
 func (c *Conn) WaitView(ctx context.Context, ok func(*match.View) bool) (*match.View, error) {
 	for {
 		c.mu.Lock()
-		v, changed, err := c.view, c.changed, c.err
+		v, changed, err := c.current(), c.changed, c.err
 		c.mu.Unlock()
 		if v != nil && ok(v) {
 			return v, nil

@@ -121,37 +121,53 @@ func TestPatchesAndResync(t *testing.T) {
 		}, 1},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-			defer cancel()
-			f := &fakeRoom{views: [][]byte{view(1, 1, "KH"), view(2, 1, "KH", "QS"), view(3, 1, "KH", "QS", "JD"), view(4, 1, "KH", "QS", "JD", "TC"), view(5, 2, "9S")}}
-			frames := tt.frames(f)
-			f.script = func(send func([]byte)) {
-				for _, b := range frames {
-					send(b)
-				}
+		for _, lazy := range []bool{false, true} {
+			name := tt.name
+			if lazy {
+				name += ", lazy views"
 			}
-			ts := httptest.NewServer(http.HandlerFunc(f.serve))
-			defer ts.Close()
-			c, err := client.Dial(ctx, ts.URL, &client.Options{Room: "FAK-ERO-OM0"})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer c.CloseNow()
-			v, err := c.WaitView(ctx, func(v *match.View) bool { return v.V == 5 })
-			if err != nil {
-				t.Fatalf("view %+v: %v", v, err)
-			}
-			if v.Hole != 2 || v.Board == nil || len(v.Board.Waste) != 1 || v.Board.Waste[0] != "9S" {
-				t.Errorf("final view: hole %d board %+v", v.Hole, v.Board)
-			}
-			if got := c.Resyncs(); got != tt.resyncs {
-				t.Errorf("the client asked for %d snapshots, want %d", got, tt.resyncs)
-			}
-			if got := f.resyncs.Load(); got != tt.resyncs {
-				t.Errorf("the server got %d resyncs, want %d", got, tt.resyncs)
-			}
-		})
+			t.Run(name, func(t *testing.T) {
+				t.Parallel()
+				patchesAndResync(t, tt.frames, tt.resyncs, lazy)
+			})
+		}
+	}
+}
+
+// patchesAndResync is a case of TestPatchesAndResync, its views decoded
+// at each event or (lazy) when asked for.
+func patchesAndResync(t *testing.T, frames func(f *fakeRoom) [][]byte, resyncs int64, lazy bool) {
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	f := &fakeRoom{views: [][]byte{view(1, 1, "KH"), view(2, 1, "KH", "QS"), view(3, 1, "KH", "QS", "JD"), view(4, 1, "KH", "QS", "JD", "TC"), view(5, 2, "9S")}}
+	sent := frames(f)
+	f.script = func(send func([]byte)) {
+		for _, b := range sent {
+			send(b)
+		}
+	}
+	ts := httptest.NewServer(http.HandlerFunc(f.serve))
+	defer ts.Close()
+	c, err := client.Dial(ctx, ts.URL, &client.Options{Room: "FAK-ERO-OM0", LazyViews: lazy})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.CloseNow()
+	v, err := c.WaitView(ctx, func(v *match.View) bool { return v.V == 5 })
+	if err != nil {
+		t.Fatalf("view %+v: %v", v, err)
+	}
+	if v.Hole != 2 || v.Board == nil || len(v.Board.Waste) != 1 || v.Board.Waste[0] != "9S" {
+		t.Errorf("final view: hole %d board %+v", v.Hole, v.Board)
+	}
+	if got := c.Resyncs(); got != resyncs {
+		t.Errorf("the client asked for %d snapshots, want %d", got, resyncs)
+	}
+	if got := f.resyncs.Load(); got != resyncs {
+		t.Errorf("the server got %d resyncs, want %d", got, resyncs)
+	}
+	// The view held encodes as the room's last view.
+	if got, _ := json.Marshal(c.View()); !bytes.Equal(got, f.views[len(f.views)-1]) {
+		t.Errorf("view held:\n%s\nwant\n%s", got, f.views[len(f.views)-1])
 	}
 }

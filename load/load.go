@@ -74,6 +74,10 @@ type Config struct {
 	// rooms' first holes, all dealt at once, are solved before the first
 	// move, as when rooms start one by one.
 	QuietStart bool
+	// ServerWait, when set, reads how long the server process's threads
+	// have waited for a CPU while ready to run: read as the window opens
+	// and as it closes (Result.ServerWaitSeconds).
+	ServerWait func() (time.Duration, error)
 	// StoreCPU is the same for the store's process (a redis-server), when
 	// it can be read: Result.Store.
 	StoreCPU func() (time.Duration, error)
@@ -138,7 +142,19 @@ type Result struct {
 	// fair-play analyses) counts; CPUMicrosPerMove is that over Moves,
 	// and CPUMicrosPerMovePerRecipient that over Players too. Zero when
 	// the server's CPU cannot be read (--url).
-	ServerCPUSeconds             float64 `json:"serverCpuSeconds,omitempty"`
+	ServerCPUSeconds float64 `json:"serverCpuSeconds,omitempty"`
+	// ServerWindowCPUSeconds is the server process's CPU time during the
+	// window only: what it took while the moves were measured (rooms,
+	// and whatever analyses ran meanwhile).
+	ServerWindowCPUSeconds float64 `json:"serverWindowCpuSeconds,omitempty"`
+	// ServerWaitSeconds is how long, during the window, the server's
+	// threads were ready to run but waited for a CPU that other
+	// processes had (Config.ServerWait; Linux): on a shared machine, the
+	// part of the latencies that is not the server's.
+	ServerWaitSeconds float64 `json:"serverWaitSeconds,omitempty"`
+	// WaitSeconds is the same for this process (the load generator's
+	// threads).
+	WaitSeconds                  float64 `json:"waitSeconds,omitempty"`
 	CPUMicrosPerMove             float64 `json:"cpuMicrosPerMove,omitempty"`
 	CPUMicrosPerMovePerRecipient float64 `json:"cpuMicrosPerMovePerRecipient,omitempty"`
 	// Store is the store process's CPU over the same span
@@ -251,6 +267,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	r.started = time.Now()
 	cpu0 := cpuTime()
 	server0, serverOK := readCPU(cfg.ServerCPU)
+	window0 := r.readWindow()
 	store0, storeOK := readCPU(cfg.StoreCPU)
 	play, pcancel := context.WithDeadline(ctx, r.started.Add(cfg.Duration))
 	defer pcancel()
@@ -264,6 +281,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	}
 	wg.Wait()
 	elapsed := time.Since(r.started)
+	fillWindow(res, window0, r.readWindow())
 	if cfg.Memory != nil {
 		if m, err := cfg.Memory(ctx); err == nil {
 			res.ServerMemory = &m
@@ -462,7 +480,7 @@ func (r *runner) newRoom(ctx context.Context) (*room, error) {
 	rm := &room{code: g.Code, track: newTracker(r.cfg.Players - 1)}
 	for i, g := range grants {
 		o := dials[i]
-		o.Room, o.Token, o.Buffer = g.Code, g.Token, 64
+		o.Room, o.Token, o.Buffer, o.LazyViews = g.Code, g.Token, 64, true
 		c, err := client.Dial(ctx, r.cfg.URL, &o)
 		if err != nil {
 			rm.close()

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"time"
 
 	"golfsolitaire/fairplay/review"
 	"golfsolitaire/jobs"
@@ -39,14 +40,43 @@ type Analyser struct {
 	holds   *review.Holds
 	marks   Marks
 	log     *slog.Logger
-	measure func(run func())
+	measure func(run func()) time.Duration
+	budget  *jobs.Budget
 }
 
-// WithMeasure has each analysis run by measure (nil: as is), which can
-// count its CPU time.
-func (a *Analyser) WithMeasure(measure func(run func())) *Analyser {
+// WithMeasure has each analysis run by measure (nil: as is), which
+// returns the CPU time it took (its thread's).
+func (a *Analyser) WithMeasure(measure func(run func()) time.Duration) *Analyser {
 	a.measure = measure
 	return a
+}
+
+// WithBudget keeps the analyses within the budget (nil: none): each
+// waits for it, and what each took (the CPU time measure returns, or its
+// wall time without measure or when measure cannot tell: 0) is spent
+// from it.
+func (a *Analyser) WithBudget(b *jobs.Budget) *Analyser {
+	a.budget = b
+	return a
+}
+
+// run runs one analysis within the budget, measured.
+func (a *Analyser) run(ctx context.Context, analyse func()) error {
+	if err := a.budget.Wait(ctx); err != nil {
+		return err
+	}
+	start := time.Now()
+	var cpu time.Duration
+	if a.measure != nil {
+		cpu = a.measure(analyse)
+	} else {
+		analyse()
+	}
+	if cpu <= 0 {
+		cpu = time.Since(start)
+	}
+	a.budget.Spent(cpu)
+	return nil
 }
 
 // newAnalyser returns an analyser filing evidence with holds; marks, when
@@ -81,7 +111,9 @@ func (a *Analyser) Work(ctx context.Context, j jobs.Job) error {
 		}
 		holes = append(holes, &h)
 	}
-	a.shareDeals(holes)
+	if err := a.shareDeals(ctx, holes); err != nil {
+		return err
+	}
 	for _, h := range holes {
 		if err := a.work(ctx, h); err != nil {
 			return err
@@ -92,10 +124,11 @@ func (a *Analyser) Work(ctx context.Context, j jobs.Job) error {
 
 // shareDeals has the holes of a batch that were played on one deal (a
 // batch's seats share its group, the deal) analysed together, the work
-// shared between them (review.Holds.AnalyseDeal).
-func (a *Analyser) shareDeals(holes []*Hole) {
+// shared between them (review.Holds.AnalyseDeal). It fails only when
+// ctx ends while it waits for the budget.
+func (a *Analyser) shareDeals(ctx context.Context, holes []*Hole) error {
 	if len(holes) < 2 {
-		return
+		return nil
 	}
 	byDeal := map[string][]*review.Hole{}
 	var order []string
@@ -108,23 +141,19 @@ func (a *Analyser) shareDeals(holes []*Hole) {
 	}
 	for _, k := range order {
 		hs := byDeal[k]
-		if a.measure != nil {
-			a.measure(func() { a.holds.AnalyseDeal(hs) })
-		} else {
-			a.holds.AnalyseDeal(hs)
+		if err := a.run(ctx, func() { a.holds.AnalyseDeal(hs) }); err != nil {
+			return err
 		}
 	}
+	return nil
 }
 
 // work analyses one hole.
 func (a *Analyser) work(ctx context.Context, h *Hole) error {
 	var stored bool
 	var err error
-	analyse := func() { stored, err = a.holds.Analyse(ctx, h.Hole) }
-	if a.measure != nil {
-		a.measure(analyse)
-	} else {
-		analyse()
+	if werr := a.run(ctx, func() { stored, err = a.holds.Analyse(ctx, h.Hole) }); werr != nil {
+		return werr
 	}
 	if err != nil {
 		return err

@@ -77,3 +77,52 @@ func TestAnalyseBatch(t *testing.T) {
 		}
 	}
 }
+
+// TestAnalyserBudget: each analysis waits for the budget and spends what
+// its measure says it took: with a quarter of a core and analyses of
+// 100 ms of CPU, the second waits 400 ms (counted on a clock that moves
+// only when the analyser sleeps), and the first not at all.
+func TestAnalyserBudget(t *testing.T) {
+	t.Parallel()
+	st := fairplay.NewMemoryStore()
+	c := func() prometheus.Counter { return prometheus.NewCounter(prometheus.CounterOpts{Name: "c"}) }
+	holds := review.New(review.Options{Store: st, Accounts: inmem.New(), Logger: quietLog(), Now: time.Now,
+		Config: fairplay.Config{Samples: 2, Nodes: 300}, Rule: fairplay.DefaultRule,
+		Held: c(), Voided: c(), Analysed: c(), Flagged: c(), Failed: c()})
+	now := time.Unix(1_700_000_000, 0)
+	var slept []time.Duration
+	budget := jobs.NewBudget(0.25, jobs.BudgetOptions{
+		Now: func() time.Time { return now },
+		Sleep: func(ctx context.Context, d time.Duration) error {
+			slept = append(slept, d)
+			now = now.Add(d)
+			return nil
+		},
+	})
+	a := results.NewAnalyser(holds, nil, quietLog()).
+		WithMeasure(func(run func()) time.Duration { run(); return 100 * time.Millisecond }).
+		WithBudget(budget)
+	v := golf.DefaultVariant()
+	for n := range 2 {
+		d := golf.NewDeal(v, golf.NumberedSeed(7+n))
+		st := golf.NewState(&d)
+		for !st.Over() {
+			_ = st.Apply(st.Legal()[0])
+		}
+		j, err := results.HoleJob(results.Hole{Hole: review.Hole{Variant: v, Seed: d.Seed, Moves: st.Moves(),
+			Report: fairplay.HoleReport{Player: "p", Name: "P", Room: "ROOM", Round: 1, Hole: n + 1, At: time.Now()}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := a.Work(context.Background(), j); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var total time.Duration
+	for _, d := range slept {
+		total += d
+	}
+	if want := 400 * time.Millisecond; total < want || total > want+time.Millisecond {
+		t.Errorf("the analyses rested %v (%v), want %v: 100 ms of CPU at a quarter of a core, once", total, slept, want)
+	}
+}

@@ -38,9 +38,14 @@ type PipelineOptions struct {
 	// Marks checks held marks after a round is recorded or a hole
 	// analysed; nil: none.
 	Marks Marks
-	// Measure, when set, runs each hole's analysis (to count its CPU
-	// time); nil: run as is.
-	Measure func(run func())
+	// Measure, when set, runs each hole's analysis and returns the CPU
+	// time it took (its thread's); nil: run as is.
+	Measure func(run func()) time.Duration
+	// FairplayBudget, when set, keeps the analyses of this process within
+	// its CPU-seconds a second (jobs.Budget), so that they never take the
+	// cores the rooms need: holes wait in the queue instead (late, never
+	// skipped). Nil: no limit but the pool's size.
+	FairplayBudget *jobs.Budget
 	// ResultWorkers and FairplayWorkers size the pools (default 2 and 1).
 	ResultWorkers, FairplayWorkers int
 	// Registerer gets the pipeline's metrics (docs/deploy.md); nil: none.
@@ -84,7 +89,7 @@ func (p *Pipeline) Run(ctx context.Context) {
 			Recorded: p.metrics.recorded, Failed: p.metrics.recordFailed,
 		})}}
 		if p.o.Holds != nil {
-			w[jobs.KindFairplay] = jobs.Pool{Workers: max(p.o.FairplayWorkers, 1), Handler: newAnalyser(p.o.Holds, p.o.Marks, p.o.Logger).WithMeasure(p.o.Measure)}
+			w[jobs.KindFairplay] = jobs.Pool{Workers: max(p.o.FairplayWorkers, 1), Handler: newAnalyser(p.o.Holds, p.o.Marks, p.o.Logger).WithMeasure(p.o.Measure).WithBudget(p.o.FairplayBudget)}
 		}
 		wg.Go(func() {
 			if err := p.o.Queue.Run(ctx, w); err != nil {

@@ -161,14 +161,19 @@ func (s *Server) fairplayEntries(r *match.Room, notices []match.Notice) []store.
 	return out
 }
 
-// measureAnalysis runs one hole's analysis on its own OS thread and adds
-// the thread's CPU time to golf_fairplay_cpu_seconds_total.
-func (s *Server) measureAnalysis(run func()) {
+// measureAnalysis runs one hole's analysis on its own OS thread, adds
+// the thread's CPU time to golf_fairplay_cpu_seconds_total and returns
+// it (what the analysis spends of its budget).
+func (s *Server) measureAnalysis(run func()) (cpu time.Duration) {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	t0 := threadCPUTime()
-	defer func() { s.fair.cpu.Add((threadCPUTime() - t0).Seconds()) }()
+	defer func() {
+		cpu = threadCPUTime() - t0
+		s.fair.cpu.Add(cpu.Seconds())
+	}()
 	run()
+	return 0
 }
 
 // threadCPUTime is the CPU time of the calling thread (Linux:

@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"strings"
 
+	"golfsolitaire/internal/proccpu"
 	"golfsolitaire/jobs"
 	"golfsolitaire/match"
 	"golfsolitaire/results"
@@ -36,6 +37,10 @@ func (s *Server) startPipeline() {
 	}
 	if s.fair != nil {
 		o.Holds, o.Measure = s.fair.holds, s.measureAnalysis
+		// The budget is a share of what this process gets of its cores:
+		// on a machine that leaves it less, the analyses take less.
+		o.FairplayBudget = jobs.NewBudget(fairplayCores(s.opts.FairplayCPU),
+			jobs.BudgetOptions{Process: proccpu.Self, Procs: runtime.GOMAXPROCS(0)})
 	}
 	s.pipe = results.NewPipeline(o)
 	s.tasks.goCtx(s.pipe.Run)
@@ -51,6 +56,18 @@ func FairplayWorkers(n int) int {
 		return n
 	}
 	return max(runtime.GOMAXPROCS(0)-1, 1)
+}
+
+// fairplayCores is the CPU-seconds a second that the in-process fair-play
+// analyses may take for a share of GOMAXPROCS (0: the default, a
+// quarter of a core on one core and GOMAXPROCS-1 cores on more, so that
+// rooms keep most of the process's cores).
+func fairplayCores(share float64) float64 {
+	procs := float64(runtime.GOMAXPROCS(0))
+	if share <= 0 {
+		return max(procs-1, 0.25)
+	}
+	return min(share, 1) * procs
 }
 
 // outboxEntries are what a room's event leaves to the job queue: its

@@ -175,6 +175,12 @@ type Options struct {
 	// FairplayWorkers is how many holes are analysed at once by this
 	// server's fair-play pool; default GOMAXPROCS-1, at least 1.
 	FairplayWorkers int
+	// FairplayCPU is the share of GOMAXPROCS that this server's fair-play
+	// analyses may take of what the process gets of its cores (their
+	// threads' CPU time, jobs.Budget), more holes waiting in the queue
+	// instead; 0: the default (a quarter of a core on one core,
+	// GOMAXPROCS-1 cores on more), more than 1 is taken as 1.
+	FairplayCPU float64
 
 	// Limits are the per-client limits; zero fields mean their defaults
 	// (DefaultLimits), NoLimits turns them off.

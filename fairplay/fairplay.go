@@ -105,6 +105,12 @@ type Config struct {
 	// player, so K is decided alike for every order.
 	OpeningSamples int `json:"openingSamples,omitempty"`
 	OpeningStock   int `json:"openingStock,omitempty"`
+	// OpeningCards, if not 0, scores on Samples orders, not
+	// OpeningSamples, the opening stretches that begin (after their
+	// stock turn) with at most OpeningCards cards on the tableau: their
+	// solves are cheap too. The player sees the tableau, so K is still
+	// decided alike for every order.
+	OpeningCards int `json:"openingCards,omitempty"`
 	// Nodes is the solver's node budget for each move on each order.
 	Nodes int64 `json:"nodes"`
 	// MaxSolves bounds the solves of one hole: the analysis stops at the
@@ -149,9 +155,10 @@ var DefaultConfig = Config{Samples: 8, Nodes: 30000, MaxSolves: 2500}
 // hole in five (docs/fairplay.md), so it is not the default.
 var CheapConfig = Config{Samples: 24, OpeningSamples: 3, OpeningStock: 8, Nodes: 30000, MaxSolves: 6000, MaxCards: 30}
 
-// samples is K for a segment with left cards in the stock.
-func (c Config) samples(left int) int {
-	if c.OpeningSamples > 0 && left > c.OpeningStock {
+// samples is K for a segment with left cards in the stock that began
+// with cards on the tableau.
+func (c Config) samples(left, cards int) int {
+	if c.OpeningSamples > 0 && left > c.OpeningStock && (c.OpeningCards == 0 || cards > c.OpeningCards) {
 		return c.OpeningSamples
 	}
 	return max(c.Samples, 1)
@@ -217,6 +224,8 @@ type Segment struct {
 	// P is the chance of Least under honest play: the share of the K+1
 	// orders whose regret is the least.
 	P float64 `json:"p"`
+	// Regrets are the regrets of the K+1 orders, the real one last.
+	Regrets []int `json:"regrets,omitempty"`
 }
 
 // Informative reports whether the segment can move the statistic.
@@ -279,10 +288,10 @@ type analyser struct {
 	d   *golf.Deal
 	cfg Config
 	svs []golf.Solver // one per order (the real one last)
-	// orders are the sampled orders by stock cards left; decisions the
+	// orders are the sampled orders by stock cards left and K; decisions the
 	// outcomes of the decisions scored, by the moves that led to them
 	// (with the move chosen).
-	orders    map[int][][]golf.Card
+	orders    map[[2]int][][]golf.Card
 	decisions map[string]scored
 }
 
@@ -301,6 +310,7 @@ type scored struct {
 
 // pendingDecision is a decision to score: the position and the choice.
 type pendingDecision struct {
+	k      int // the stretch's K
 	st     *golf.State
 	legal  []golf.Move
 	chosen golf.Move
@@ -308,7 +318,7 @@ type pendingDecision struct {
 
 func newAnalyser(d *golf.Deal, cfg Config) *analyser {
 	k := max(cfg.Samples, cfg.OpeningSamples, 1)
-	return &analyser{d: d, cfg: cfg, svs: make([]golf.Solver, k+1), orders: map[int][][]golf.Card{}, decisions: map[string]scored{}}
+	return &analyser{d: d, cfg: cfg, svs: make([]golf.Solver, k+1), orders: map[[2]int][][]golf.Card{}, decisions: map[string]scored{}}
 }
 
 func (a *analyser) hole(moves []golf.Move) (Hole, error) {
@@ -326,6 +336,7 @@ func (a *analyser) hole(moves []golf.Move) (Hole, error) {
 		since  []pendingDecision
 		mine   = true
 		prefix = make([]byte, 0, 2*len(moves))
+		began  = st.CardsLeft() // on the tableau when the stretch began
 	)
 	closeSeg := func() {
 		if cur.decisions > 0 {
@@ -341,7 +352,7 @@ func (a *analyser) hole(moves []golf.Move) (Hole, error) {
 		}
 		legal := st.Legal()
 		if len(legal) >= 2 && !st.StockKnown() && !h.Truncated && (a.cfg.MaxCards == 0 || st.CardsLeft() <= a.cfg.MaxCards) {
-			k := a.cfg.samples(st.StockLeft())
+			k := a.cfg.samples(st.StockLeft(), began)
 			if cfg := a.cfg; cfg.MaxSolves > 0 && charged+len(legal)*(k+1) > cfg.MaxSolves {
 				h.Truncated = true
 				cur, pending = segState{}, nil // an incomplete segment is dropped
@@ -349,7 +360,7 @@ func (a *analyser) hole(moves []golf.Move) (Hole, error) {
 				h.Obvious++
 			} else {
 				charged += len(legal) * (k + 1)
-				pd := pendingDecision{st: st.Clone(), legal: legal, chosen: m}
+				pd := pendingDecision{k: k, st: st.Clone(), legal: legal, chosen: m}
 				sc, hit := a.decisions[string(prefix)]
 				if hit {
 					// Another seat of the deal made the same moves: the
@@ -399,6 +410,7 @@ func (a *analyser) hole(moves []golf.Move) (Hole, error) {
 		if m.Action != golf.Play {
 			closeSeg()
 			seg++
+			began = st.CardsLeft()
 		}
 	}
 	closeSeg()
@@ -422,19 +434,18 @@ func (cur segState) segment() Segment {
 			n++
 		}
 	}
-	return Segment{Decisions: cur.decisions, Regret: cur.regret[k], Least: cur.regret[k] == lo, P: float64(n) / float64(k+1)}
+	return Segment{Decisions: cur.decisions, Regret: cur.regret[k], Least: cur.regret[k] == lo, P: float64(n) / float64(k+1), Regrets: cur.regret}
 }
 
 // ordersFor returns the orders of the stretch st is in: K orders of the
 // unseen stock sampled uniformly (from the canonical sorted order, as
 // golf.Hint does) and the real one, each as the whole stock (the cards
 // turned first).
-func (a *analyser) ordersFor(st *golf.State) [][]golf.Card {
+func (a *analyser) ordersFor(st *golf.State, k int) [][]golf.Card {
 	left := st.StockLeft()
-	if o, ok := a.orders[left]; ok {
+	if o, ok := a.orders[[2]int{left, k}]; ok {
 		return o
 	}
-	k := a.cfg.samples(left)
 	real := st.Stock()
 	canon := slices.Clone(real)
 	slices.Sort(canon)
@@ -455,7 +466,7 @@ func (a *analyser) ordersFor(st *golf.State) [][]golf.Card {
 		out = append(out, o)
 	}
 	out = append(out, real)
-	a.orders[left] = out
+	a.orders[[2]int{left, k}] = out
 	return out
 }
 
@@ -477,7 +488,7 @@ func (a *analyser) ordersFor(st *golf.State) [][]golf.Card {
 func (a *analyser) score(p pendingDecision, fresh bool) scored {
 	const unknown = math.MinInt
 	st, legal, chosen := p.st, p.legal, p.chosen
-	orders := a.ordersFor(st)
+	orders := a.ordersFor(st, p.k)
 	n := len(orders)
 	var sc scored
 	run := func(j int, c *golf.State, budget int64, keep bool) golf.Solution {
@@ -704,18 +715,54 @@ const Alpha = 0.001
 // MinSegments is the fewest informative segments before a flag.
 const MinSegments = 8
 
+// Lambda is how steeply a segment's e-value (Segment.E) falls with the
+// strokes an order's regret is above the least: an order on which the
+// chosen moves lost s more strokes weighs exp(-Lambda*s) as much.
+const Lambda = 2.0
+
+// E is the segment's e-value: its factor in the likelihood ratio of a
+// hole played with the stock known against honest play. Each of the K+1
+// orders j weighs w_j = exp(-Lambda*(regret_j - least regret)), and
+//
+//	E = (1-Slip) * w_real / mean(w) + Slip.
+//
+// For any regrets, the mean of E over which order is the real one is 1,
+// and under honest play the real one is equally likely to be any one
+// (the orders are exchangeable), so E's expectation under honest play is
+// 1, whatever the player's strength. A player who knows the stock loses
+// the least with the real order, or close to it, where the sampled orders
+// lose more: with the regrets 0 on the real order and 2 or more on the K
+// others E is near (1-Slip)*(K+1); one stroke above the least on the real
+// order no longer sends E near Slip, as "did best" (Least) alone did,
+// while it still does where every other order loses less. A segment
+// stored without its regrets (before they were kept) has the earlier
+// factor, (1-Slip)/P if Least and Slip/(1-P) if not, which has the same
+// honest expectation.
+func (s Segment) E() float64 {
+	switch {
+	case !s.Informative():
+		return 1
+	case len(s.Regrets) < 2:
+		if s.Least {
+			return (1 - Slip) / s.P
+		}
+		return Slip / (1 - s.P)
+	}
+	lo := slices.Min(s.Regrets)
+	sum := 0.0
+	for _, r := range s.Regrets {
+		sum += math.Exp(-Lambda * float64(r-lo))
+	}
+	w := math.Exp(-Lambda * float64(s.Regrets[len(s.Regrets)-1]-lo))
+	return (1-Slip)*w*float64(len(s.Regrets))/sum + Slip
+}
+
 // LogLR is the log likelihood ratio of a hole, clairvoyant on every
-// segment against honest.
+// segment against honest: the sum of its segments' log E.
 func (h Hole) LogLR() float64 {
 	s := 0.0
 	for _, g := range h.Segments {
-		switch {
-		case !g.Informative():
-		case g.Least:
-			s += math.Log((1 - Slip) / g.P)
-		default:
-			s += math.Log(Slip / (1 - g.P))
-		}
+		s += math.Log(g.E())
 	}
 	return s
 }

@@ -137,22 +137,27 @@ type Config struct {
 }
 
 // DefaultConfig is the analysis the server and the simulator run. The
-// node budget decides how many decisions are scored exactly (and so
-// count): 4,000 left a third of them out and the evidence of a hole
-// played with the stock known was too thin for a player who knows it on
-// one hole in five. Every decision is scored (MaxCards 0) on 8 orders:
-// leaving out the opening plays costs a third of the CPU or more but also
-// a part of the evidence, and so did CheapConfig in the simulator.
-// Measured cost and power: docs/fairplay.md.
-var DefaultConfig = Config{Samples: 8, Nodes: 30000, MaxSolves: 2500}
+// decisions taken with more than 31 cards on the tableau are left out
+// (the 32 to 35 card positions cost the most to solve; 31 was the most
+// that kept the median hole within 20 ms of CPU); the stretches played
+// with more than 6 cards in the stock are scored on 3 orders, unless
+// they begin with at most 23 cards on the tableau, and the others on 24:
+// a stretch's e-value (Segment.E) can reach about K+1, and the late and
+// thin positions, which are cheap to solve, are where a player who knows
+// the stock most often does best on the real order alone. Measured cost
+// and power, and the settings tried: docs/fairplay.md.
+var DefaultConfig = Config{Samples: 24, OpeningSamples: 3, OpeningStock: 6, OpeningCards: 23, Nodes: 30000, MaxSolves: 8000, MaxCards: 31}
 
-// CheapConfig is a third of DefaultConfig's CPU on the same holes: the
-// decisions taken with more than 30 cards on the tableau are left out
-// (they cost half the CPU), the opening stretches (more than 8 cards in
-// the stock) are scored on 3 orders and the later ones, whose solves are
-// cheap, on 24. The statistic and its honest bound are the same; in the
-// simulator it flagged fewer of the players who knew the stock on one
-// hole in five (docs/fairplay.md), so it is not the default.
+// FullConfig scores every decision on 8 orders: the default before
+// DefaultConfig, about four times its CPU a hole, and less power with
+// the e-value of Segment.E (docs/fairplay.md).
+var FullConfig = Config{Samples: 8, Nodes: 30000, MaxSolves: 2500}
+
+// CheapConfig leaves out the decisions taken with more than 30 cards on
+// the tableau and scores the opening stretches (more than 8 cards in the
+// stock) on 3 orders and the later ones on 24. It was measured as the
+// cheaper setting before DefaultConfig, which costs about as much and
+// flags more (docs/fairplay.md).
 var CheapConfig = Config{Samples: 24, OpeningSamples: 3, OpeningStock: 8, Nodes: 30000, MaxSolves: 6000, MaxCards: 30}
 
 // samples is K for a segment with left cards in the stock that began

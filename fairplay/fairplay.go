@@ -21,11 +21,13 @@
 // not listed.)
 //
 // K is Config.Samples, or Config.OpeningSamples for the stretches played
-// with more than Config.OpeningStock cards in the stock: the fresh solves
+// with more than Config.OpeningStock cards in the stock that began with
+// more than Config.OpeningCards cards on the tableau: the fresh solves
 // of the opening positions cost the most, and a stretch's evidence grows
 // with K where the honest moves are best on few orders, which is more
-// often so late in the hole, where the solves are cheap. The stock's size
-// is seen by the player, so K is decided alike for every order.
+// often so late in the hole or on a thin tableau, where the solves are
+// cheap. The stock's size and the tableau are seen by the player, so K is
+// decided alike for every order.
 //
 // The work: each order has its own solver, which keeps what it proved
 // (its table) from one decision of a stretch to the next, the positions
@@ -59,18 +61,31 @@
 // players alike. This conditional probability is exact; it needs no rate
 // measured on bots.
 //
-// A player who knows the stock picks a best move with probability near 1
-// (1-Slip per segment, allowing for the solver's budget). On a hole where
-// they know it, a segment's likelihood ratio against honest play is
-// (1-Slip)/p when A holds and Slip/(1-p) when not; a hole's is the product
-// over its segments. Someone may know the stock on only a share eps of
-// holes, so a hole contributes eps*LR + (1-eps), and the player's score is
-// the mean over eps in Shares of the product over holes. Under honest play
-// every factor has expectation 1, so the score is a non-negative martingale
-// with expectation 1 and, by Ville's inequality, reaches 1/Alpha at any
-// time in a player's whole history with probability at most Alpha. A
-// player is flagged when the score reaches 1/Alpha with at least
-// MinSegments informative segments.
+// A finer statistic uses every order's regret, not only whether the
+// real one's is the least: each order j weighs w_j = exp(-Lambda *
+// (regret_j - least regret)), and the segment's e-value is
+//
+//	E = (1-Slip) * w_real / mean(w) + Slip.
+//
+// Whatever the regrets, E's mean over which of the K+1 orders is the real
+// one is exactly 1, so under honest play E's expectation is 1. A player
+// who knows the stock picks best moves for the real order: its regret is
+// the least, or near it, where the sampled orders' are larger, and E
+// approaches (1-Slip)(K+1); a stroke lost on the real order (the
+// solver's budget can misjudge a move) costs a factor of about e^-2, not
+// the all-or-nothing of "did best" (Segment.Least, still reported: the
+// share of stretches where it holds, against the sum of P, is the
+// simulator's calibration check). A hole's likelihood ratio LR is the
+// product of its segments' E. Someone may know the stock on only a share
+// eps of holes, so a hole contributes eps*LR + (1-eps), and the player's
+// score is the mean over eps in Shares of the product over holes. Under
+// honest play every factor has expectation 1, so the score is a
+// non-negative martingale with expectation 1 and, by Ville's inequality,
+// reaches 1/Alpha at any time in a player's whole history with
+// probability at most Alpha. A player is flagged when the score reaches
+// 1/Alpha with at least MinSegments informative segments. (A segment
+// stored before the regrets were kept has the earlier factor: (1-Slip)/P
+// if Least, Slip/(1-P) if not; its honest expectation is 1 too.)
 //
 // The one approximation: segments of one hole share the real stock's
 // unseen tail, so their outcomes are not quite independent given the
@@ -699,8 +714,10 @@ func record(legal []golf.Move, chosen golf.Move, scores [][]int) *Decision {
 // can misjudge a move). With 30,000 nodes the simulated clairvoyant did
 // best in every informative segment of its known holes (docs/
 // performance.md); a smaller Slip gives those segments more weight and
-// costs more on a miss. Any value keeps the honest bound (each factor
-// still has expectation 1).
+// costs more on a miss. In Segment.E it is the floor of the factor, the
+// weight of the constant 1 in the mixture. Any value keeps the honest
+// bound (each factor still has expectation 1). Tried with the e-value
+// on the simulator's holes: 0.01, 0.05, 0.1, 0.15 (docs/fairplay.md).
 const Slip = 0.05
 
 // Shares are the shares of holes on which the alternative supposes the

@@ -149,3 +149,54 @@ func TestECalibration(t *testing.T) {
 	}
 	t.Logf("honest z %.2f over %d stretches; clairvoyant log E %.1f over %d", z, n, logE, len(known))
 }
+
+// TestHonestFlagRateE: players whose real order is any of the K+1 with
+// equal chance (the honest model, whatever the regrets) are flagged at
+// most Alpha of the time by the e-value's score, however long they play
+// (Ville's inequality), and players whose real order alone loses the
+// least are flagged.
+func TestHonestFlagRateE(t *testing.T) {
+	t.Parallel()
+	propertyCheck(t)
+	rng := rand.New(rand.NewPCG(5, 6))
+	const players, holes = 20000, 30
+	ks := []int{3, 8, 24}
+	flagged, cheats := 0, 0
+	for range players {
+		var honest, cheat fairplay.Evidence
+		hf, cf := false, false
+		for range holes {
+			var h, c fairplay.Hole
+			for range 3 {
+				r := make([]int, ks[rng.IntN(len(ks))]+1)
+				for i := range r {
+					r[i] = rng.IntN(4)
+				}
+				h.Segments = append(h.Segments, asReal(r, rng.IntN(len(r))))
+				lo := slices.Min(r)
+				for i := range r {
+					r[i] = max(r[i], lo+1)
+				}
+				r[0] = lo
+				c.Segments = append(c.Segments, asReal(r, 0))
+			}
+			honest.Add(h)
+			cheat.Add(c)
+			hf = hf || honest.Flagged()
+			cf = cf || cheat.Flagged()
+		}
+		if hf {
+			flagged++
+		}
+		if cf {
+			cheats++
+		}
+	}
+	if rate := float64(flagged) / players; rate > fairplay.Alpha {
+		t.Errorf("honest flag rate %.5f > %g", rate, fairplay.Alpha)
+	}
+	if cheats != players {
+		t.Errorf("%d of %d players always alone best flagged", cheats, players)
+	}
+	t.Logf("honest: %d of %d flagged", flagged, players)
+}

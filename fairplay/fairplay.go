@@ -154,7 +154,7 @@ type Config struct {
 // DefaultConfig is the analysis the server and the simulator run. The
 // decisions taken with more than 31 cards on the tableau are left out
 // (the 32 to 35 card positions cost the most to solve; 31 was the most
-// that kept the median hole within 20 ms of CPU); the stretches played
+// that kept the median hole near 20 ms of CPU); the stretches played
 // with more than 6 cards in the stock are scored on 3 orders, unless
 // they begin with at most 23 cards on the tableau, and the others on 24:
 // a stretch's e-value (Segment.E) can reach about K+1, and the late and
@@ -164,8 +164,8 @@ type Config struct {
 var DefaultConfig = Config{Samples: 24, OpeningSamples: 3, OpeningStock: 6, OpeningCards: 23, Nodes: 30000, MaxSolves: 8000, MaxCards: 31}
 
 // FullConfig scores every decision on 8 orders: the default before
-// DefaultConfig, about four times its CPU a hole, and less power with
-// the e-value of Segment.E (docs/fairplay.md).
+// DefaultConfig, about three times its CPU a hole, and less power in
+// the simulator (docs/fairplay.md).
 var FullConfig = Config{Samples: 8, Nodes: 30000, MaxSolves: 2500}
 
 // CheapConfig leaves out the decisions taken with more than 30 cards on

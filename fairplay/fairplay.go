@@ -167,7 +167,7 @@ var DefaultConfig = Config{Samples: 24, OpeningSamples: 3, OpeningStock: 6, Open
 // DefaultConfig, at about three times its CPU a hole; on the same
 // simulated play it flagged somewhat more players who knew the stock on
 // one hole in five (23 of 40 rounds against 19) and more of those who
-// knew it on one hole in ten (4 of 10 against 1; docs/fairplay.md).
+// knew it on one hole in ten (6 of 20 against 3; docs/fairplay.md).
 var FullConfig = Config{Samples: 8, Nodes: 30000, MaxSolves: 2500}
 
 // CheapConfig leaves out the decisions taken with more than 30 cards on

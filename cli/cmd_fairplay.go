@@ -110,6 +110,7 @@ func parseSimFlags(args []string, e env) (simFlags, error) {
 	samples := fs.Int("samples", fairplay.DefaultConfig.Samples, "stock orders sampled per segment")
 	openingSamples := fs.Int("opening-samples", fairplay.DefaultConfig.OpeningSamples, "stock orders sampled per segment played with more than --opening-stock cards in the stock (0: --samples)")
 	openingStock := fs.Int("opening-stock", fairplay.DefaultConfig.OpeningStock, "see --opening-samples")
+	openingCards := fs.Int("opening-cards", fairplay.DefaultConfig.OpeningCards, "score on --samples orders the opening stretches that begin with at most this many cards on the tableau (0: none)")
 	nodes := fs.Int64("nodes", fairplay.DefaultConfig.Nodes, "solver node budget per move and order")
 	maxSolves := fs.Int("max-solves", fairplay.DefaultConfig.MaxSolves, "solves per hole at most (0: no limit)")
 	maxCards := fs.Int("max-cards", fairplay.DefaultConfig.MaxCards, "decisions with more cards than this on the tableau are not scored (0: every decision)")
@@ -122,8 +123,8 @@ func parseSimFlags(args []string, e env) (simFlags, error) {
 	if fs.NArg() > 0 {
 		return simFlags{}, usageError("fairplay simulate: unexpected argument %s", strconv.Quote(fs.Arg(0)))
 	}
-	if *rounds < 1 || *holes < 1 || *workers < 1 || *samples < 1 || *nodes < 1 || *maxSolves < 0 || *maxCards < 0 || *first < 0 || *probe < 0 || *misses < 0 || *openingSamples < 0 || *openingStock < 0 {
-		return simFlags{}, usageError("fairplay simulate: --rounds, --holes, --workers, --samples and --nodes must be at least 1; --max-solves, --max-cards, --first, --probe, --misses, --opening-samples and --opening-stock not negative")
+	if *rounds < 1 || *holes < 1 || *workers < 1 || *samples < 1 || *nodes < 1 || *maxSolves < 0 || *maxCards < 0 || *first < 0 || *probe < 0 || *misses < 0 || *openingSamples < 0 || *openingStock < 0 || *openingCards < 0 {
+		return simFlags{}, usageError("fairplay simulate: --rounds, --holes, --workers, --samples and --nodes must be at least 1; --max-solves, --max-cards, --first, --probe, --misses, --opening-samples, --opening-stock and --opening-cards not negative")
 	}
 	v, err := golf.NewVariant(*game, nil)
 	if err != nil {
@@ -135,7 +136,7 @@ func parseSimFlags(args []string, e env) (simFlags, error) {
 	}
 	cfg := fairplay.DefaultConfig
 	cfg.Samples, cfg.Nodes, cfg.MaxSolves, cfg.MaxCards, cfg.Probe, cfg.Misses = *samples, *nodes, *maxSolves, *maxCards, *probe, *misses
-	cfg.OpeningSamples, cfg.OpeningStock = *openingSamples, *openingStock
+	cfg.OpeningSamples, cfg.OpeningStock, cfg.OpeningCards = *openingSamples, *openingStock, *openingCards
 	return simFlags{rounds: *rounds, holes: *holes, workers: *workers, first: *first, asJSON: *asJSON, players: players, v: v, cfg: cfg}, nil
 }
 

@@ -37,6 +37,7 @@ func BenchmarkAnalyseHole(b *testing.B) {
 	}{
 		{"default", fairplay.DefaultConfig},
 		{"cheap", fairplay.CheapConfig},
+		{"full", fairplay.FullConfig},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			var nodes, solves int64

@@ -21,11 +21,13 @@
 // not listed.)
 //
 // K is Config.Samples, or Config.OpeningSamples for the stretches played
-// with more than Config.OpeningStock cards in the stock: the fresh solves
+// with more than Config.OpeningStock cards in the stock that began with
+// more than Config.OpeningCards cards on the tableau: the fresh solves
 // of the opening positions cost the most, and a stretch's evidence grows
 // with K where the honest moves are best on few orders, which is more
-// often so late in the hole, where the solves are cheap. The stock's size
-// is seen by the player, so K is decided alike for every order.
+// often so late in the hole or on a thin tableau, where the solves are
+// cheap. The stock's size and the tableau are seen by the player, so K is
+// decided alike for every order.
 //
 // The work: each order has its own solver, which keeps what it proved
 // (its table) from one decision of a stretch to the next, the positions
@@ -59,18 +61,31 @@
 // players alike. This conditional probability is exact; it needs no rate
 // measured on bots.
 //
-// A player who knows the stock picks a best move with probability near 1
-// (1-Slip per segment, allowing for the solver's budget). On a hole where
-// they know it, a segment's likelihood ratio against honest play is
-// (1-Slip)/p when A holds and Slip/(1-p) when not; a hole's is the product
-// over its segments. Someone may know the stock on only a share eps of
-// holes, so a hole contributes eps*LR + (1-eps), and the player's score is
-// the mean over eps in Shares of the product over holes. Under honest play
-// every factor has expectation 1, so the score is a non-negative martingale
-// with expectation 1 and, by Ville's inequality, reaches 1/Alpha at any
-// time in a player's whole history with probability at most Alpha. A
-// player is flagged when the score reaches 1/Alpha with at least
-// MinSegments informative segments.
+// A finer statistic uses every order's regret, not only whether the
+// real one's is the least: each order j weighs w_j = exp(-Lambda *
+// (regret_j - least regret)), and the segment's e-value is
+//
+//	E = (1-Slip) * w_real / mean(w) + Slip.
+//
+// Whatever the regrets, E's mean over which of the K+1 orders is the real
+// one is exactly 1, so under honest play E's expectation is 1. A player
+// who knows the stock picks best moves for the real order: its regret is
+// the least, or near it, where the sampled orders' are larger, and E
+// approaches (1-Slip)(K+1); a stroke lost on the real order (the
+// solver's budget can misjudge a move) costs a factor of about e^-2, not
+// the all-or-nothing of "did best" (Segment.Least, still reported: the
+// share of stretches where it holds, against the sum of P, is the
+// simulator's calibration check). A hole's likelihood ratio LR is the
+// product of its segments' E. Someone may know the stock on only a share
+// eps of holes, so a hole contributes eps*LR + (1-eps), and the player's
+// score is the mean over eps in Shares of the product over holes. Under
+// honest play every factor has expectation 1, so the score is a
+// non-negative martingale with expectation 1 and, by Ville's inequality,
+// reaches 1/Alpha at any time in a player's whole history with
+// probability at most Alpha. A player is flagged when the score reaches
+// 1/Alpha with at least MinSegments informative segments. (A segment
+// stored before the regrets were kept has the earlier factor: (1-Slip)/P
+// if Least, Slip/(1-P) if not; its honest expectation is 1 too.)
 //
 // The one approximation: segments of one hole share the real stock's
 // unseen tail, so their outcomes are not quite independent given the
@@ -105,6 +120,12 @@ type Config struct {
 	// player, so K is decided alike for every order.
 	OpeningSamples int `json:"openingSamples,omitempty"`
 	OpeningStock   int `json:"openingStock,omitempty"`
+	// OpeningCards, if not 0, scores on Samples orders, not
+	// OpeningSamples, the opening stretches that begin (after their
+	// stock turn) with at most OpeningCards cards on the tableau: their
+	// solves are cheap too. The player sees the tableau, so K is still
+	// decided alike for every order.
+	OpeningCards int `json:"openingCards,omitempty"`
 	// Nodes is the solver's node budget for each move on each order.
 	Nodes int64 `json:"nodes"`
 	// MaxSolves bounds the solves of one hole: the analysis stops at the
@@ -131,27 +152,35 @@ type Config struct {
 }
 
 // DefaultConfig is the analysis the server and the simulator run. The
-// node budget decides how many decisions are scored exactly (and so
-// count): 4,000 left a third of them out and the evidence of a hole
-// played with the stock known was too thin for a player who knows it on
-// one hole in five. Every decision is scored (MaxCards 0) on 8 orders:
-// leaving out the opening plays costs a third of the CPU or more but also
-// a part of the evidence, and so did CheapConfig in the simulator.
-// Measured cost and power: docs/fairplay.md.
-var DefaultConfig = Config{Samples: 8, Nodes: 30000, MaxSolves: 2500}
+// decisions taken with more than 31 cards on the tableau are left out
+// (the 32 to 35 card positions cost the most to solve; 31 was the most
+// that kept the median hole near 20 ms of CPU); the stretches played
+// with more than 6 cards in the stock are scored on 3 orders, unless
+// they begin with at most 23 cards on the tableau, and the others on 24:
+// a stretch's e-value (Segment.E) can reach about K+1, and the late and
+// thin positions, which are cheap to solve, are where a player who knows
+// the stock most often does best on the real order alone. Measured cost
+// and power, and the settings tried: docs/fairplay.md.
+var DefaultConfig = Config{Samples: 24, OpeningSamples: 3, OpeningStock: 6, OpeningCards: 23, Nodes: 30000, MaxSolves: 8000, MaxCards: 31}
 
-// CheapConfig is a third of DefaultConfig's CPU on the same holes: the
-// decisions taken with more than 30 cards on the tableau are left out
-// (they cost half the CPU), the opening stretches (more than 8 cards in
-// the stock) are scored on 3 orders and the later ones, whose solves are
-// cheap, on 24. The statistic and its honest bound are the same; in the
-// simulator it flagged fewer of the players who knew the stock on one
-// hole in five (docs/fairplay.md), so it is not the default.
+// FullConfig scores every decision on 8 orders: the default before
+// DefaultConfig, at about three times its CPU a hole; on the same
+// simulated play it flagged somewhat more players who knew the stock on
+// one hole in five (23 of 40 rounds against 19) and more of those who
+// knew it on one hole in ten (6 of 20 against 3; docs/fairplay.md).
+var FullConfig = Config{Samples: 8, Nodes: 30000, MaxSolves: 2500}
+
+// CheapConfig leaves out the decisions taken with more than 30 cards on
+// the tableau and scores the opening stretches (more than 8 cards in the
+// stock) on 3 orders and the later ones on 24. It was measured as the
+// cheaper setting before DefaultConfig, which costs about as much and
+// flags more (docs/fairplay.md).
 var CheapConfig = Config{Samples: 24, OpeningSamples: 3, OpeningStock: 8, Nodes: 30000, MaxSolves: 6000, MaxCards: 30}
 
-// samples is K for a segment with left cards in the stock.
-func (c Config) samples(left int) int {
-	if c.OpeningSamples > 0 && left > c.OpeningStock {
+// samples is K for a segment with left cards in the stock that began
+// with cards on the tableau.
+func (c Config) samples(left, cards int) int {
+	if c.OpeningSamples > 0 && left > c.OpeningStock && (c.OpeningCards == 0 || cards > c.OpeningCards) {
 		return c.OpeningSamples
 	}
 	return max(c.Samples, 1)
@@ -217,6 +246,8 @@ type Segment struct {
 	// P is the chance of Least under honest play: the share of the K+1
 	// orders whose regret is the least.
 	P float64 `json:"p"`
+	// Regrets are the regrets of the K+1 orders, the real one last.
+	Regrets []int `json:"regrets,omitempty"`
 }
 
 // Informative reports whether the segment can move the statistic.
@@ -279,10 +310,10 @@ type analyser struct {
 	d   *golf.Deal
 	cfg Config
 	svs []golf.Solver // one per order (the real one last)
-	// orders are the sampled orders by stock cards left; decisions the
+	// orders are the sampled orders by stock cards left and K; decisions the
 	// outcomes of the decisions scored, by the moves that led to them
 	// (with the move chosen).
-	orders    map[int][][]golf.Card
+	orders    map[[2]int][][]golf.Card
 	decisions map[string]scored
 }
 
@@ -301,6 +332,7 @@ type scored struct {
 
 // pendingDecision is a decision to score: the position and the choice.
 type pendingDecision struct {
+	k      int // the stretch's K
 	st     *golf.State
 	legal  []golf.Move
 	chosen golf.Move
@@ -308,7 +340,7 @@ type pendingDecision struct {
 
 func newAnalyser(d *golf.Deal, cfg Config) *analyser {
 	k := max(cfg.Samples, cfg.OpeningSamples, 1)
-	return &analyser{d: d, cfg: cfg, svs: make([]golf.Solver, k+1), orders: map[int][][]golf.Card{}, decisions: map[string]scored{}}
+	return &analyser{d: d, cfg: cfg, svs: make([]golf.Solver, k+1), orders: map[[2]int][][]golf.Card{}, decisions: map[string]scored{}}
 }
 
 func (a *analyser) hole(moves []golf.Move) (Hole, error) {
@@ -326,6 +358,7 @@ func (a *analyser) hole(moves []golf.Move) (Hole, error) {
 		since  []pendingDecision
 		mine   = true
 		prefix = make([]byte, 0, 2*len(moves))
+		began  = st.CardsLeft() // on the tableau when the stretch began
 	)
 	closeSeg := func() {
 		if cur.decisions > 0 {
@@ -341,7 +374,7 @@ func (a *analyser) hole(moves []golf.Move) (Hole, error) {
 		}
 		legal := st.Legal()
 		if len(legal) >= 2 && !st.StockKnown() && !h.Truncated && (a.cfg.MaxCards == 0 || st.CardsLeft() <= a.cfg.MaxCards) {
-			k := a.cfg.samples(st.StockLeft())
+			k := a.cfg.samples(st.StockLeft(), began)
 			if cfg := a.cfg; cfg.MaxSolves > 0 && charged+len(legal)*(k+1) > cfg.MaxSolves {
 				h.Truncated = true
 				cur, pending = segState{}, nil // an incomplete segment is dropped
@@ -349,7 +382,7 @@ func (a *analyser) hole(moves []golf.Move) (Hole, error) {
 				h.Obvious++
 			} else {
 				charged += len(legal) * (k + 1)
-				pd := pendingDecision{st: st.Clone(), legal: legal, chosen: m}
+				pd := pendingDecision{k: k, st: st.Clone(), legal: legal, chosen: m}
 				sc, hit := a.decisions[string(prefix)]
 				if hit {
 					// Another seat of the deal made the same moves: the
@@ -399,6 +432,7 @@ func (a *analyser) hole(moves []golf.Move) (Hole, error) {
 		if m.Action != golf.Play {
 			closeSeg()
 			seg++
+			began = st.CardsLeft()
 		}
 	}
 	closeSeg()
@@ -422,19 +456,18 @@ func (cur segState) segment() Segment {
 			n++
 		}
 	}
-	return Segment{Decisions: cur.decisions, Regret: cur.regret[k], Least: cur.regret[k] == lo, P: float64(n) / float64(k+1)}
+	return Segment{Decisions: cur.decisions, Regret: cur.regret[k], Least: cur.regret[k] == lo, P: float64(n) / float64(k+1), Regrets: cur.regret}
 }
 
 // ordersFor returns the orders of the stretch st is in: K orders of the
 // unseen stock sampled uniformly (from the canonical sorted order, as
 // golf.Hint does) and the real one, each as the whole stock (the cards
 // turned first).
-func (a *analyser) ordersFor(st *golf.State) [][]golf.Card {
+func (a *analyser) ordersFor(st *golf.State, k int) [][]golf.Card {
 	left := st.StockLeft()
-	if o, ok := a.orders[left]; ok {
+	if o, ok := a.orders[[2]int{left, k}]; ok {
 		return o
 	}
-	k := a.cfg.samples(left)
 	real := st.Stock()
 	canon := slices.Clone(real)
 	slices.Sort(canon)
@@ -455,7 +488,7 @@ func (a *analyser) ordersFor(st *golf.State) [][]golf.Card {
 		out = append(out, o)
 	}
 	out = append(out, real)
-	a.orders[left] = out
+	a.orders[[2]int{left, k}] = out
 	return out
 }
 
@@ -477,7 +510,7 @@ func (a *analyser) ordersFor(st *golf.State) [][]golf.Card {
 func (a *analyser) score(p pendingDecision, fresh bool) scored {
 	const unknown = math.MinInt
 	st, legal, chosen := p.st, p.legal, p.chosen
-	orders := a.ordersFor(st)
+	orders := a.ordersFor(st, p.k)
 	n := len(orders)
 	var sc scored
 	run := func(j int, c *golf.State, budget int64, keep bool) golf.Solution {
@@ -683,8 +716,10 @@ func record(legal []golf.Move, chosen golf.Move, scores [][]int) *Decision {
 // can misjudge a move). With 30,000 nodes the simulated clairvoyant did
 // best in every informative segment of its known holes (docs/
 // performance.md); a smaller Slip gives those segments more weight and
-// costs more on a miss. Any value keeps the honest bound (each factor
-// still has expectation 1).
+// costs more on a miss. In Segment.E it is the floor of the factor, the
+// weight of the constant 1 in the mixture. Any value keeps the honest
+// bound (each factor still has expectation 1). Tried with the e-value
+// on the simulator's holes: 0.01, 0.05, 0.1, 0.15 (docs/fairplay.md).
 const Slip = 0.05
 
 // Shares are the shares of holes on which the alternative supposes the
@@ -704,18 +739,54 @@ const Alpha = 0.001
 // MinSegments is the fewest informative segments before a flag.
 const MinSegments = 8
 
+// Lambda is how steeply a segment's e-value (Segment.E) falls with the
+// strokes an order's regret is above the least: an order on which the
+// chosen moves lost s more strokes weighs exp(-Lambda*s) as much.
+const Lambda = 2.0
+
+// E is the segment's e-value: its factor in the likelihood ratio of a
+// hole played with the stock known against honest play. Each of the K+1
+// orders j weighs w_j = exp(-Lambda*(regret_j - least regret)), and
+//
+//	E = (1-Slip) * w_real / mean(w) + Slip.
+//
+// For any regrets, the mean of E over which order is the real one is 1,
+// and under honest play the real one is equally likely to be any one
+// (the orders are exchangeable), so E's expectation under honest play is
+// 1, whatever the player's strength. A player who knows the stock loses
+// the least with the real order, or close to it, where the sampled orders
+// lose more: with the regrets 0 on the real order and 2 or more on the K
+// others E is near (1-Slip)*(K+1); one stroke above the least on the real
+// order no longer sends E near Slip, as "did best" (Least) alone did,
+// while it still does where every other order loses less. A segment
+// stored without its regrets (before they were kept) has the earlier
+// factor, (1-Slip)/P if Least and Slip/(1-P) if not, which has the same
+// honest expectation.
+func (s Segment) E() float64 {
+	switch {
+	case !s.Informative():
+		return 1
+	case len(s.Regrets) < 2:
+		if s.Least {
+			return (1 - Slip) / s.P
+		}
+		return Slip / (1 - s.P)
+	}
+	lo := slices.Min(s.Regrets)
+	sum := 0.0
+	for _, r := range s.Regrets {
+		sum += math.Exp(-Lambda * float64(r-lo))
+	}
+	w := math.Exp(-Lambda * float64(s.Regrets[len(s.Regrets)-1]-lo))
+	return (1-Slip)*w*float64(len(s.Regrets))/sum + Slip
+}
+
 // LogLR is the log likelihood ratio of a hole, clairvoyant on every
-// segment against honest.
+// segment against honest: the sum of its segments' log E.
 func (h Hole) LogLR() float64 {
 	s := 0.0
 	for _, g := range h.Segments {
-		switch {
-		case !g.Informative():
-		case g.Least:
-			s += math.Log((1 - Slip) / g.P)
-		default:
-			s += math.Log(Slip / (1 - g.P))
-		}
+		s += math.Log(g.E())
 	}
 	return s
 }

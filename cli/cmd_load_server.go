@@ -23,6 +23,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"golfsolitaire/internal/proccpu"
 	"golfsolitaire/limit"
 	"golfsolitaire/load"
 	"golfsolitaire/server"
@@ -208,8 +209,8 @@ type child struct {
 func (c *child) cpu() (time.Duration, error) { return procCPU(c.cmd.Process.Pid) }
 
 // runDelay reads how long the child's threads have been ready to run but
-// waited for a CPU (load.RunDelay).
-func (c *child) runDelay() (time.Duration, error) { return load.RunDelay(c.cmd.Process.Pid) }
+// waited for a CPU (proccpu.RunDelay).
+func (c *child) runDelay() (time.Duration, error) { return proccpu.RunDelay(c.cmd.Process.Pid) }
 
 // stop asks the child to stop (its stdin closes; a redis-server is sent
 // SIGTERM) and waits for it, killing it after a while.

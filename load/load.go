@@ -12,6 +12,7 @@ import (
 
 	"golfsolitaire/client"
 	"golfsolitaire/golf"
+	"golfsolitaire/internal/proccpu"
 	"golfsolitaire/match"
 	"golfsolitaire/protocol"
 )
@@ -265,7 +266,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		}
 	}
 	r.started = time.Now()
-	cpu0 := cpuTime()
+	cpu0 := proccpu.CPUTime()
 	server0, serverOK := readCPU(cfg.ServerCPU)
 	window0 := r.readWindow()
 	store0, storeOK := readCPU(cfg.StoreCPU)
@@ -289,13 +290,13 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	}
 	var settle time.Duration
 	if cfg.Settle {
-		settle = settleCPU(ctx, cpuTime)
+		settle = settleCPU(ctx, proccpu.CPUTime)
 		if serverOK {
 			// The server is a process of its own: wait for it too.
 			settleCPU(ctx, func() time.Duration { d, _ := readCPU(cfg.ServerCPU); return d })
 		}
 	}
-	cpu := cpuTime() - cpu0
+	cpu := proccpu.CPUTime() - cpu0
 	server1, serverOK1 := readCPU(cfg.ServerCPU)
 	store1, storeOK1 := readCPU(cfg.StoreCPU)
 	if err := ctx.Err(); err != nil {

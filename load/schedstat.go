@@ -1,46 +1,14 @@
 package load
 
 import (
-	"errors"
-	"fmt"
 	"os"
-	"strconv"
-	"strings"
 	"time"
+
+	"golfsolitaire/internal/proccpu"
 )
 
-// RunDelay is how long the threads of process pid have been ready to run
-// but waited for a CPU that others had: the second field of
-// /proc/PID/task/TID/schedstat, summed (Linux; elsewhere an error). On a
-// shared machine it is the part of a run's latencies that is not the
-// process's own doing.
-func RunDelay(pid int) (time.Duration, error) {
-	dir := "/proc/" + strconv.Itoa(pid) + "/task"
-	tasks, err := os.ReadDir(dir)
-	if err != nil {
-		return 0, err
-	}
-	var sum time.Duration
-	for _, t := range tasks {
-		b, err := os.ReadFile(dir + "/" + t.Name() + "/schedstat")
-		if err != nil {
-			continue // a thread that has ended
-		}
-		f := strings.Fields(string(b))
-		if len(f) < 2 {
-			return 0, errors.New("schedstat: too few fields")
-		}
-		ns, err := strconv.ParseInt(f[1], 10, 64)
-		if err != nil {
-			return 0, fmt.Errorf("schedstat: %w", err)
-		}
-		sum += time.Duration(ns)
-	}
-	return sum, nil
-}
-
 // selfRunDelay is RunDelay of this process.
-func selfRunDelay() (time.Duration, error) { return RunDelay(os.Getpid()) }
+func selfRunDelay() (time.Duration, error) { return proccpu.RunDelay(os.Getpid()) }
 
 // window is what is read as the measured window opens and as it closes:
 // the servers' CPU time and how long it and this process waited for a

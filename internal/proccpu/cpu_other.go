@@ -4,5 +4,5 @@ package proccpu
 
 import "time"
 
-// cpuTime is not read here.
-func cpuTime() time.Duration { return 0 }
+// CPUTime is not read here.
+func CPUTime() time.Duration { return 0 }

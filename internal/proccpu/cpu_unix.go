@@ -7,8 +7,8 @@ import (
 	"time"
 )
 
-// cpuTime is the CPU time this process has used, user and system.
-func cpuTime() time.Duration {
+// CPUTime is the CPU time this process has used, user and system.
+func CPUTime() time.Duration {
 	var ru syscall.Rusage
 	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
 		return 0

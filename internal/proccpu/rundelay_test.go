@@ -1,4 +1,4 @@
-package load
+package proccpu
 
 import (
 	"os"
@@ -16,7 +16,7 @@ func TestRunDelay(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := selfRunDelay()
+	b, err := RunDelay(os.Getpid())
 	if err != nil || a < 0 || b < a {
 		t.Fatalf("run delay %v, then %v (%v)", a, b, err)
 	}

@@ -425,7 +425,11 @@ func threadCPUTime() time.Duration {
 // in PostgreSQL beside the accounts when --database is set (its own
 // migrations, applied now), in memory otherwise.
 func openFairplay(ctx context.Context, c serveConfig, acct accounts.Store, log *slog.Logger) (*server.Fairplay, error) {
-	fair := &server.Fairplay{ModeratorToken: c.moderatorToken}
+	cfg, err := fairplay.ConfigNamed(c.fairplayAnalysis)
+	if err != nil {
+		return nil, fmt.Errorf("--fairplay-analysis: %w", err)
+	}
+	fair := &server.Fairplay{ModeratorToken: c.moderatorToken, Config: &cfg}
 	pg, ok := acct.(*postgres.Store)
 	if !ok {
 		log.Warn("no --database: fair-play evidence and flags are kept in memory and lost when the server stops")
@@ -439,4 +443,11 @@ func openFairplay(ctx context.Context, c serveConfig, acct accounts.Store, log *
 	}
 	fair.Store = st
 	return fair, nil
+}
+
+// analysisErr says why name is not a fair-play analysis setting (nil
+// when it is one).
+func analysisErr(name string) error {
+	_, err := fairplay.ConfigNamed(name)
+	return err
 }

@@ -52,6 +52,7 @@ func runWorker(ctx context.Context, args []string, e env) error {
 	fs.StringVar(&c.serve.redisMode, "redis-mode", envDefault(e, "GOLF_REDIS_MODE", ""), "single, cluster or sentinel, as for serve (env GOLF_REDIS_MODE)")
 	fs.StringVar(&c.serve.redisSentinelPassword, "redis-sentinel-password", envDefault(e, "GOLF_REDIS_SENTINEL_PASSWORD", ""), "the Sentinels' own password (env GOLF_REDIS_SENTINEL_PASSWORD)")
 	fs.BoolVar(&c.fairplay, "fairplay", envDefault(e, "GOLF_FAIRPLAY", "true") != "false", "analyse finished holes for fair play (env GOLF_FAIRPLAY=false: record results only)")
+	fs.StringVar(&c.serve.fairplayAnalysis, "fairplay-analysis", envDefault(e, "GOLF_FAIRPLAY_ANALYSIS", "default"), "the fair-play analysis setting, as the servers': default or full (env GOLF_FAIRPLAY_ANALYSIS)")
 	fs.IntVar(&c.fairplayWorkers, "fairplay-workers", envInt(e, "GOLF_FAIRPLAY_WORKERS", 0), "holes analysed at once (env GOLF_FAIRPLAY_WORKERS; default 0: GOMAXPROCS-1, at least 1)")
 	fs.IntVar(&c.resultWorkers, "result-workers", envInt(e, "GOLF_RESULT_WORKERS", 2), "rated results recorded at once (env GOLF_RESULT_WORKERS)")
 	fs.StringVar(&c.metricsAddr, "metrics-addr", envDefault(e, "GOLF_METRICS_ADDR", ""), "serve /metrics on this address, e.g. 127.0.0.1:9091; empty: none (env GOLF_METRICS_ADDR)")
@@ -73,6 +74,8 @@ func runWorker(ctx context.Context, args []string, e env) error {
 		return usageError("worker: --fairplay-workers: %d is negative; want 0 (the default) or more", c.fairplayWorkers)
 	case c.resultWorkers < 1:
 		return usageError("worker: --result-workers: %d; want 1 or more", c.resultWorkers)
+	case analysisErr(c.serve.fairplayAnalysis) != nil:
+		return usageError("worker: --fairplay-analysis: %v", analysisErr(c.serve.fairplayAnalysis))
 	}
 	log := slog.New(slog.NewJSONHandler(e.stderr, &slog.HandlerOptions{Level: level}))
 
@@ -116,7 +119,7 @@ func runWorker(ctx context.Context, args []string, e env) error {
 		if err != nil {
 			return fmt.Errorf("worker: --database: %w", err)
 		}
-		o.Holds = workerHolds(reg, fst, acct, log)
+		o.Holds = workerHolds(reg, fst, acct, c.serve.fairplayAnalysis, log)
 	}
 	if c.metricsAddr != "" {
 		ln, err := net.Listen("tcp", c.metricsAddr)
@@ -140,13 +143,13 @@ func runWorker(ctx context.Context, args []string, e env) error {
 // workerHolds are the fair-play holds of a worker, with the metrics the
 // servers have (docs/deploy.md), and a key of its own for the analysis's
 // sampler.
-func workerHolds(reg prometheus.Registerer, st fairplay.Store, acct *postgres.Store, log *slog.Logger) *review.Holds {
+func workerHolds(reg prometheus.Registerer, st fairplay.Store, acct *postgres.Store, analysis string, log *slog.Logger) *review.Holds {
 	counter := func(name, help string) prometheus.Counter {
 		c := prometheus.NewCounter(prometheus.CounterOpts{Name: name, Help: help})
 		reg.MustRegister(c)
 		return c
 	}
-	cfg := fairplay.DefaultConfig
+	cfg, _ := fairplay.ConfigNamed(analysis) // checked with the flags
 	crand.Read(cfg.Key[:])
 	return review.New(review.Options{Store: st, Accounts: acct, Config: cfg, Rule: fairplay.DefaultRule, Logger: log, Now: func() time.Time { return time.Now().UTC() },
 		Held:     counter("golf_fairplay_held_total", "Rated rounds held for review (a player in them was flagged)."),

@@ -25,6 +25,7 @@ func TestWorkerBadFlags(t *testing.T) {
 		{[]string{"worker"}, "--database is required"},
 		{[]string{"worker", "--database", "postgres://x/y", "--fairplay-workers", "-1"}, "--fairplay-workers: -1 is negative"},
 		{[]string{"worker", "--database", "postgres://x/y", "--result-workers", "0"}, "--result-workers: 0"},
+		{[]string{"worker", "--database", "postgres://x/y", "--fairplay-analysis", "fast"}, "--fairplay-analysis"},
 		{[]string{"worker", "extra"}, `unexpected argument "extra"`},
 	} {
 		r := runCmd(t, "", tc.args...)

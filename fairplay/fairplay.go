@@ -163,6 +163,21 @@ type Config struct {
 // and power, and the settings tried: docs/fairplay.md.
 var DefaultConfig = Config{Samples: 24, OpeningSamples: 3, OpeningStock: 6, OpeningCards: 23, Nodes: 30000, MaxSolves: 8000, MaxCards: 31}
 
+// ConfigNamed is the analysis setting of that name, as an operator
+// chooses it (serve's and worker's --fairplay-analysis): "default"
+// (DefaultConfig) or "full" (FullConfig: every decision scored, about
+// three times the CPU, more power against a player who knows the stock
+// on few holes).
+func ConfigNamed(name string) (Config, error) {
+	switch name {
+	case "default", "":
+		return DefaultConfig, nil
+	case "full":
+		return FullConfig, nil
+	}
+	return Config{}, fmt.Errorf("%q is not an analysis setting; want default or full", name)
+}
+
 // FullConfig scores every decision on 8 orders: the default before
 // DefaultConfig, at about three times its CPU a hole; on the same
 // simulated play it flagged somewhat more players who knew the stock on

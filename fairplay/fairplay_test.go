@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"reflect"
+	"strings"
 	"testing"
 
 	"golfsolitaire/fairplay"
@@ -329,5 +330,19 @@ func TestOpeningSamples(t *testing.T) {
 	}
 	if early == 0 || late == 0 {
 		t.Errorf("%d informative segments in the opening, %d after", early, late)
+	}
+}
+
+// TestConfigNamed: the operators' names for the analysis settings, and a
+// clear refusal of any other.
+func TestConfigNamed(t *testing.T) {
+	for name, want := range map[string]fairplay.Config{"default": fairplay.DefaultConfig, "": fairplay.DefaultConfig, "full": fairplay.FullConfig} {
+		got, err := fairplay.ConfigNamed(name)
+		if err != nil || !reflect.DeepEqual(got, want) {
+			t.Errorf("ConfigNamed(%q) = %+v, %v; want %+v", name, got, err, want)
+		}
+	}
+	if _, err := fairplay.ConfigNamed("fast"); err == nil || !strings.Contains(err.Error(), "default or full") {
+		t.Errorf("ConfigNamed(fast): %v; want an error naming the settings", err)
 	}
 }

@@ -135,14 +135,15 @@ func TestHonestCalibration(t *testing.T) {
 	}
 }
 
-func honestCalibration(t *testing.T, cfg fairplay.Config) {
-	var segs, least int
-	var expected, variance float64
-	var cSegs, cLeast int
-	var cExpected float64
+// calibrationDeals analyses 60 deals, each played by two seats making
+// random moves (their randomness drawn from stream) and, on the first 20,
+// a third seat that knows the stock: each deal's holes in seat order.
+func calibrationDeals(t *testing.T, cfg fairplay.Config, stream uint64) [][]fairplay.Hole {
+	t.Helper()
+	var out [][]fairplay.Hole
 	for n := 1; n <= 60; n++ {
 		d := golf.NewDeal(golf.DefaultVariant(), golf.NumberedSeed(n))
-		rng := rand.New(rand.NewPCG(uint64(n), 11))
+		rng := rand.New(rand.NewPCG(uint64(n), stream))
 		seats := [][]golf.Move{randomLine(&d, rng), randomLine(&d, rng)}
 		if n <= 20 {
 			seats = append(seats, clairvoyantLine(t, &d))
@@ -151,6 +152,17 @@ func honestCalibration(t *testing.T, cfg fairplay.Config) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		out = append(out, hs)
+	}
+	return out
+}
+
+func honestCalibration(t *testing.T, cfg fairplay.Config) {
+	var segs, least int
+	var expected, variance float64
+	var cSegs, cLeast int
+	var cExpected float64
+	for _, hs := range calibrationDeals(t, cfg, 11) {
 		for i, h := range hs {
 			for _, s := range h.Segments {
 				if !s.Informative() {

@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"golfsolitaire/fairplay"
-	"golfsolitaire/golf"
 )
 
 // asReal is the segment of regrets with order j in the real one's place
@@ -104,17 +103,7 @@ func TestECalibration(t *testing.T) {
 	propertyCheck(t)
 	cfg := fairplay.Config{Samples: 12, OpeningSamples: 3, OpeningStock: 8, Nodes: 3000, MaxCards: 29}
 	var honest, shifted, known []fairplay.Segment
-	for n := 1; n <= 60; n++ {
-		d := golf.NewDeal(golf.DefaultVariant(), golf.NumberedSeed(n))
-		rng := rand.New(rand.NewPCG(uint64(n), 12))
-		seats := [][]golf.Move{randomLine(&d, rng), randomLine(&d, rng)}
-		if n <= 20 {
-			seats = append(seats, clairvoyantLine(t, &d))
-		}
-		hs, err := fairplay.AnalyseHoles(&d, seats, cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, hs := range calibrationDeals(t, cfg, 12) {
 		for i, h := range hs {
 			if i == 2 {
 				known = append(known, h.Segments...)

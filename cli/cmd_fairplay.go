@@ -76,15 +76,19 @@ type simCost struct {
 	MedianMsPerHole float64 `json:"medianMsPerHole"`
 	P99MsPerHole    float64 `json:"p99MsPerHole"`
 	Truncated       int     `json:"truncated"`
+	// Escalated counts the holes analysed with the escalation's deeper
+	// setting (fairplay.Escalation), of HolesAnalysed.
+	Escalated int `json:"escalated"`
 }
 
 type simOutput struct {
-	Game    golf.Game       `json:"game"`
-	Holes   int             `json:"holes"`
-	Config  fairplay.Config `json:"config"`
-	Results []simResult     `json:"results"`
-	Cost    simCost         `json:"cost"`
-	Seconds float64         `json:"seconds"`
+	Game       golf.Game           `json:"game"`
+	Holes      int                 `json:"holes"`
+	Config     fairplay.Config     `json:"config"`
+	Escalation fairplay.Escalation `json:"escalation"`
+	Results    []simResult         `json:"results"`
+	Cost       simCost             `json:"cost"`
+	Seconds    float64             `json:"seconds"`
 }
 
 // simFlags are the flags of `fairplay simulate`.
@@ -94,6 +98,7 @@ type simFlags struct {
 	players                       []sim.Player
 	v                             golf.Variant
 	cfg                           fairplay.Config
+	esc                           fairplay.Escalation
 }
 
 // parseSimFlags reads and checks the flags of `fairplay simulate`.
@@ -116,6 +121,7 @@ func parseSimFlags(args []string, e env) (simFlags, error) {
 	maxCards := fs.Int("max-cards", fairplay.DefaultConfig.MaxCards, "decisions with more cards than this on the tableau are not scored (0: every decision)")
 	probe := fs.Int64("probe", fairplay.DefaultConfig.Probe, "node budget of a decision's first solve on every order (0: --nodes at once)")
 	misses := fs.Int("misses", fairplay.DefaultConfig.Misses, "orders the probe may leave unfinished for the decision still to be scored")
+	escalation := fs.String("escalation", "default", "analyse a player's hole with the deeper setting while their score before it is at least a level, as the servers do: default, off, or the level in nats (fairplay.Escalation)")
 	first := fs.Int("first", 0, "index of the first round (round r plays the deals of seed SHA-256(\"golf-fairplay-sim:r\"))")
 	if err := fs.Parse(args); err != nil {
 		return simFlags{}, &exitError{code: 2}
@@ -130,6 +136,10 @@ func parseSimFlags(args []string, e env) (simFlags, error) {
 	if err != nil {
 		return simFlags{}, usageError("fairplay simulate: %v", err)
 	}
+	esc, err := fairplay.EscalationNamed(*escalation)
+	if err != nil {
+		return simFlags{}, usageError("fairplay simulate: --escalation: %v", err)
+	}
 	players, err := pickSimPlayers(*bots, *share)
 	if err != nil {
 		return simFlags{}, usageError("fairplay simulate: %v", err)
@@ -137,7 +147,7 @@ func parseSimFlags(args []string, e env) (simFlags, error) {
 	cfg := fairplay.DefaultConfig
 	cfg.Samples, cfg.Nodes, cfg.MaxSolves, cfg.MaxCards, cfg.Probe, cfg.Misses = *samples, *nodes, *maxSolves, *maxCards, *probe, *misses
 	cfg.OpeningSamples, cfg.OpeningStock, cfg.OpeningCards = *openingSamples, *openingStock, *openingCards
-	return simFlags{rounds: *rounds, holes: *holes, workers: *workers, first: *first, asJSON: *asJSON, players: players, v: v, cfg: cfg}, nil
+	return simFlags{rounds: *rounds, holes: *holes, workers: *workers, first: *first, asJSON: *asJSON, players: players, v: v, cfg: cfg, esc: esc}, nil
 }
 
 func runFairplaySimulate(ctx context.Context, args []string, e env) error {
@@ -193,11 +203,12 @@ func simRounds(ctx context.Context, f simFlags) <-chan simDone {
 			for j := range jobs {
 				var c simCost
 				var each []float64
-				analyse := func(d *golf.Deal, moves []golf.Move) (fairplay.Hole, error) {
+				analyse := func(d *golf.Deal, moves []golf.Move, before fairplay.Evidence) (fairplay.Hole, error) {
+					cfg, deep := f.esc.Choose(f.cfg, before) // the servers' choice (review.Holds)
 					t0 := threadCPUTime()
-					h, err := fairplay.AnalyseHole(d, moves, f.cfg)
+					h, err := fairplay.AnalyseHole(d, moves, cfg)
 					ms := float64(threadCPUTime()-t0) / float64(time.Millisecond)
-					c.addHole(ms, h)
+					c.addHole(ms, h, deep)
 					each = append(each, ms)
 					return h, err
 				}
@@ -242,8 +253,11 @@ func simRounds(ctx context.Context, f simFlags) <-chan simDone {
 }
 
 // addHole counts one hole's analysis.
-func (c *simCost) addHole(ms float64, h fairplay.Hole) {
+func (c *simCost) addHole(ms float64, h fairplay.Hole, deep bool) {
 	c.HolesAnalysed++
+	if deep {
+		c.Escalated++
+	}
 	c.CPUMsPerHole += ms
 	c.MaxMsPerHole = max(c.MaxMsPerHole, ms)
 	c.SolvesPerHole += float64(h.Solves)
@@ -289,6 +303,7 @@ func (t *simTally) add(d simDone) {
 	t.cost.NodesPerHole += d.cost.NodesPerHole
 	t.cost.MaxMsPerHole = max(t.cost.MaxMsPerHole, d.cost.MaxMsPerHole)
 	t.cost.Truncated += d.cost.Truncated
+	t.cost.Escalated += d.cost.Escalated
 	t.holeMs = append(t.holeMs, d.ms...)
 }
 
@@ -303,7 +318,7 @@ func (t *simTally) output(f simFlags) simOutput {
 		cost.MedianMsPerHole = ms[len(ms)/2]
 		cost.P99MsPerHole = ms[min(len(ms)-1, int(0.99*n))]
 	}
-	res := simOutput{Game: f.v.Game, Holes: f.holes, Config: f.cfg, Cost: cost, Results: []simResult{}}
+	res := simOutput{Game: f.v.Game, Holes: f.holes, Config: f.cfg, Escalation: f.esc, Cost: cost, Results: []simResult{}}
 	for i, p := range f.players {
 		r := simResult{Bot: p.Name(), KnowsStock: p.KnowsStock, Rounds: t.count[i], Flagged: len(t.flaggedAt[i]),
 			Segments: t.segs[i], Least: t.least[i], Expected: t.expected[i], Peaks: t.peaks[i]}
@@ -335,8 +350,8 @@ func printSim(e env, res simOutput) error {
 		fmt.Fprintf(tw, "%s\t%g\t%d\t%d\t%.4f\t%s\t%d/%d (%.1f)\n", r.Bot, r.KnowsStock, r.Rounds, r.Flagged, r.FlagRate, m, r.Least, r.Segments, r.Expected)
 	}
 	c := res.Cost
-	fmt.Fprintf(tw, "analysis: %d holes, %.1f CPU ms a hole (median %.1f, 99th percentile %.0f, max %.0f), %.0f solves, %.0f nodes a hole; %d truncated\n",
-		c.HolesAnalysed, c.CPUMsPerHole, c.MedianMsPerHole, c.P99MsPerHole, c.MaxMsPerHole, c.SolvesPerHole, c.NodesPerHole, c.Truncated)
+	fmt.Fprintf(tw, "analysis: %d holes (%d with the deeper setting), %.1f CPU ms a hole (median %.1f, 99th percentile %.0f, max %.0f), %.0f solves, %.0f nodes a hole; %d truncated\n",
+		c.HolesAnalysed, c.Escalated, c.CPUMsPerHole, c.MedianMsPerHole, c.P99MsPerHole, c.MaxMsPerHole, c.SolvesPerHole, c.NodesPerHole, c.Truncated)
 	return tw.Flush()
 }
 
@@ -429,7 +444,11 @@ func openFairplay(ctx context.Context, c serveConfig, acct accounts.Store, log *
 	if err != nil {
 		return nil, fmt.Errorf("--fairplay-analysis: %w", err)
 	}
-	fair := &server.Fairplay{ModeratorToken: c.moderatorToken, Config: &cfg}
+	esc, err := fairplay.EscalationNamed(c.fairplayEscalation)
+	if err != nil {
+		return nil, fmt.Errorf("--fairplay-escalation: %w", err)
+	}
+	fair := &server.Fairplay{ModeratorToken: c.moderatorToken, Config: &cfg, Escalation: &esc}
 	pg, ok := acct.(*postgres.Store)
 	if !ok {
 		log.Warn("no --database: fair-play evidence and flags are kept in memory and lost when the server stops")
@@ -449,5 +468,12 @@ func openFairplay(ctx context.Context, c serveConfig, acct accounts.Store, log *
 // when it is one).
 func analysisErr(name string) error {
 	_, err := fairplay.ConfigNamed(name)
+	return err
+}
+
+// escalationErr says why name is not a fair-play escalation (nil when
+// it is one).
+func escalationErr(name string) error {
+	_, err := fairplay.EscalationNamed(name)
 	return err
 }

@@ -61,7 +61,9 @@ type serveConfig struct {
 	fairplayCPU     float64
 	// fairplayAnalysis names the analysis setting (fairplay.ConfigNamed).
 	fairplayAnalysis string
-	queueWork        bool
+	// fairplayEscalation names the escalation (fairplay.EscalationNamed).
+	fairplayEscalation string
+	queueWork          bool
 
 	// How Redis is reached and how durable an acknowledged move is.
 	redisMode             string
@@ -186,7 +188,8 @@ func serveFlags(fs *flag.FlagSet, e env) *serveConfig {
 	fs.DurationVar(&c.dbTimeout, "db-timeout", envDuration(e, "GOLF_DB_TIMEOUT", dbwait.DefaultTimeout), "how long one database call may wait (connecting included) before the request gets 503 unavailable (env GOLF_DB_TIMEOUT)")
 	fs.BoolVar(&c.fairplay, "fairplay", envDefault(e, "GOLF_FAIRPLAY", "true") != "false", "analyse finished holes for fair play in the background (env GOLF_FAIRPLAY=false turns it off)")
 	fs.IntVar(&c.fairplayWorkers, "fairplay-workers", envInt(e, "GOLF_FAIRPLAY_WORKERS", 0), "holes analysed for fair play at once by this process (env GOLF_FAIRPLAY_WORKERS; default 0: GOMAXPROCS-1, at least 1, leaving a core for rooms)")
-	fs.StringVar(&c.fairplayAnalysis, "fairplay-analysis", envDefault(e, "GOLF_FAIRPLAY_ANALYSIS", "default"), "the fair-play analysis setting: default, or full (every decision scored: about three times the CPU a hole, more power against players who know the stock on few holes; docs/fairplay.md) (env GOLF_FAIRPLAY_ANALYSIS)")
+	fs.StringVar(&c.fairplayAnalysis, "fairplay-analysis", envDefault(e, "GOLF_FAIRPLAY_ANALYSIS", "default"), "the fair-play analysis setting of a player's holes below the escalation's level: default, or full (every decision scored: about three times the CPU a hole; docs/fairplay.md) (env GOLF_FAIRPLAY_ANALYSIS)")
+	fs.StringVar(&c.fairplayEscalation, "fairplay-escalation", envDefault(e, "GOLF_FAIRPLAY_ESCALATION", "default"), "analyse a player's holes with the deeper setting while their fair-play score before the hole is at least a level: default (1 nat), off, or the level in nats (docs/fairplay.md) (env GOLF_FAIRPLAY_ESCALATION)")
 	fs.Float64Var(&c.fairplayCPU, "fairplay-cpu", envFloat(e, "GOLF_FAIRPLAY_CPU", 0), "share of GOMAXPROCS (0 to 1) that this process's fair-play analyses may take, CPU time over time; holes wait in the queue beyond it, never skipped (env GOLF_FAIRPLAY_CPU; default 0: a quarter of a core on one core, GOMAXPROCS-1 cores on more)")
 	fs.BoolVar(&c.queueWork, "queue-work", envDefault(e, "GOLF_QUEUE_WORK", "true") != "false", "record rated results and analyse holes from the job queue here too; false leaves that to golf worker processes (env GOLF_QUEUE_WORK=false)")
 	fs.StringVar(&c.moderatorToken, "moderator-token", envDefault(e, "GOLF_MODERATOR_TOKEN", ""), "token for GET /api/fairplay/flags (fairplay review); empty disables it (env GOLF_MODERATOR_TOKEN)")
@@ -243,6 +246,8 @@ func (c serveConfig) validate() (serveSettings, error) {
 		return s, fmt.Errorf("--fairplay-cpu: %v is not a share; want 0 (the default) to 1", c.fairplayCPU)
 	case analysisErr(c.fairplayAnalysis) != nil:
 		return s, fmt.Errorf("--fairplay-analysis: %v", analysisErr(c.fairplayAnalysis))
+	case escalationErr(c.fairplayEscalation) != nil:
+		return s, fmt.Errorf("--fairplay-escalation: %v", escalationErr(c.fairplayEscalation))
 	case c.redisWaitReplicas < 0:
 		return s, fmt.Errorf("--redis-wait-replicas: %d is negative", c.redisWaitReplicas)
 	}

@@ -53,6 +53,7 @@ func runWorker(ctx context.Context, args []string, e env) error {
 	fs.StringVar(&c.serve.redisSentinelPassword, "redis-sentinel-password", envDefault(e, "GOLF_REDIS_SENTINEL_PASSWORD", ""), "the Sentinels' own password (env GOLF_REDIS_SENTINEL_PASSWORD)")
 	fs.BoolVar(&c.fairplay, "fairplay", envDefault(e, "GOLF_FAIRPLAY", "true") != "false", "analyse finished holes for fair play (env GOLF_FAIRPLAY=false: record results only)")
 	fs.StringVar(&c.serve.fairplayAnalysis, "fairplay-analysis", envDefault(e, "GOLF_FAIRPLAY_ANALYSIS", "default"), "the fair-play analysis setting, as the servers': default or full (env GOLF_FAIRPLAY_ANALYSIS)")
+	fs.StringVar(&c.serve.fairplayEscalation, "fairplay-escalation", envDefault(e, "GOLF_FAIRPLAY_ESCALATION", "default"), "the fair-play escalation, as the servers': default, off, or the level in nats (env GOLF_FAIRPLAY_ESCALATION)")
 	fs.IntVar(&c.fairplayWorkers, "fairplay-workers", envInt(e, "GOLF_FAIRPLAY_WORKERS", 0), "holes analysed at once (env GOLF_FAIRPLAY_WORKERS; default 0: GOMAXPROCS-1, at least 1)")
 	fs.IntVar(&c.resultWorkers, "result-workers", envInt(e, "GOLF_RESULT_WORKERS", 2), "rated results recorded at once (env GOLF_RESULT_WORKERS)")
 	fs.StringVar(&c.metricsAddr, "metrics-addr", envDefault(e, "GOLF_METRICS_ADDR", ""), "serve /metrics on this address, e.g. 127.0.0.1:9091; empty: none (env GOLF_METRICS_ADDR)")
@@ -76,6 +77,8 @@ func runWorker(ctx context.Context, args []string, e env) error {
 		return usageError("worker: --result-workers: %d; want 1 or more", c.resultWorkers)
 	case analysisErr(c.serve.fairplayAnalysis) != nil:
 		return usageError("worker: --fairplay-analysis: %v", analysisErr(c.serve.fairplayAnalysis))
+	case escalationErr(c.serve.fairplayEscalation) != nil:
+		return usageError("worker: --fairplay-escalation: %v", escalationErr(c.serve.fairplayEscalation))
 	}
 	log := slog.New(slog.NewJSONHandler(e.stderr, &slog.HandlerOptions{Level: level}))
 
@@ -119,7 +122,7 @@ func runWorker(ctx context.Context, args []string, e env) error {
 		if err != nil {
 			return fmt.Errorf("worker: --database: %w", err)
 		}
-		o.Holds = workerHolds(reg, fst, acct, c.serve.fairplayAnalysis, log)
+		o.Holds = workerHolds(reg, fst, acct, c.serve.fairplayAnalysis, c.serve.fairplayEscalation, log)
 	}
 	if c.metricsAddr != "" {
 		ln, err := net.Listen("tcp", c.metricsAddr)
@@ -143,7 +146,7 @@ func runWorker(ctx context.Context, args []string, e env) error {
 // workerHolds are the fair-play holds of a worker, with the metrics the
 // servers have (docs/deploy.md), and a key of its own for the analysis's
 // sampler.
-func workerHolds(reg prometheus.Registerer, st fairplay.Store, acct *postgres.Store, analysis string, log *slog.Logger) *review.Holds {
+func workerHolds(reg prometheus.Registerer, st fairplay.Store, acct *postgres.Store, analysis, escalation string, log *slog.Logger) *review.Holds {
 	counter := func(name, help string) prometheus.Counter {
 		c := prometheus.NewCounter(prometheus.CounterOpts{Name: name, Help: help})
 		reg.MustRegister(c)
@@ -151,11 +154,13 @@ func workerHolds(reg prometheus.Registerer, st fairplay.Store, acct *postgres.St
 	}
 	cfg, _ := fairplay.ConfigNamed(analysis) // checked with the flags
 	crand.Read(cfg.Key[:])
-	return review.New(review.Options{Store: st, Accounts: acct, Config: cfg, Rule: fairplay.DefaultRule, Logger: log, Now: func() time.Time { return time.Now().UTC() },
+	esc, _ := fairplay.EscalationNamed(escalation) // checked with the flags
+	return review.New(review.Options{Store: st, Accounts: acct, Config: cfg, Escalation: esc, Rule: fairplay.DefaultRule, Logger: log, Now: func() time.Time { return time.Now().UTC() },
 		Held:     counter("golf_fairplay_held_total", "Rated rounds held for review (a player in them was flagged)."),
 		Voided:   counter("golf_fairplay_voided_total", "Rated rounds voided at once (a player's unfair play was confirmed)."),
 		Analysed: counter("golf_fairplay_analysed_total", "Finished holes analysed for fair play."),
 		Flagged:  counter("golf_fairplay_flags_total", "Players flagged for review."),
 		Failed:   counter("golf_fairplay_failed_total", "Fair-play analyses that failed (bad record or store error)."),
+		Deep:     counter("golf_fairplay_escalated_total", "Finished holes analysed with the escalation's deeper setting (the player's evidence before the hole was at or above its level)."),
 	})
 }

@@ -130,7 +130,7 @@ func TestExploreRounds(t *testing.T) {
 			ev[name], out[name] = &fairplay.Evidence{}, &sim.Round{Holes: holes}
 		}
 		hole := 0
-		_, err := sim.PlayRound(p, golf.DefaultVariant(), seed, holes, func(d *golf.Deal, moves []golf.Move) (fairplay.Hole, error) {
+		_, err := sim.PlayRound(p, golf.DefaultVariant(), seed, holes, func(d *golf.Deal, moves []golf.Move, _ fairplay.Evidence) (fairplay.Hole, error) {
 			hole++
 			for name, cfg := range cfgs {
 				t0 := threadCPU()

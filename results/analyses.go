@@ -141,7 +141,7 @@ func (a *Analyser) shareDeals(ctx context.Context, holes []*Hole) error {
 	}
 	for _, k := range order {
 		hs := byDeal[k]
-		if err := a.run(ctx, func() { a.holds.AnalyseDeal(hs) }); err != nil {
+		if err := a.run(ctx, func() { a.holds.AnalyseDeal(ctx, hs) }); err != nil {
 			return err
 		}
 	}

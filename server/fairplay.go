@@ -38,6 +38,11 @@ type Fairplay struct {
 	// Config bounds each hole's analysis; default fairplay.DefaultConfig
 	// (Key is always the server's secret).
 	Config *fairplay.Config
+	// Escalation analyses the holes of a player whose evidence before the
+	// hole is at or above its level with its deeper setting; default
+	// fairplay.DefaultEscalation when Config is nil too, none when Config
+	// is set (the one setting asked for).
+	Escalation *fairplay.Escalation
 	// Rule is when a player is flagged; default fairplay.DefaultRule.
 	Rule *fairplay.Rule
 	// ModeratorToken guards GET /api/fairplay/flags; empty disables it.
@@ -67,9 +72,12 @@ func (s *Server) startFairplay(o *Fairplay) {
 		return
 	}
 	f := &fairplayState{store: o.Store, log: s.log}
-	cfg, rule := fairplay.DefaultConfig, fairplay.DefaultRule
+	cfg, rule, esc := fairplay.DefaultConfig, fairplay.DefaultRule, fairplay.DefaultEscalation
 	if o.Config != nil {
-		cfg = *o.Config
+		cfg, esc = *o.Config, fairplay.Escalation{}
+	}
+	if o.Escalation != nil {
+		esc = *o.Escalation
 	}
 	cfg.Key = s.secret
 	if o.Rule != nil {
@@ -94,7 +102,8 @@ func (s *Server) startFairplay(o *Fairplay) {
 	f.failed = counter("golf_fairplay_failed_total", "Fair-play analyses that failed (bad record or store error).")
 	f.finished = counter("golf_fairplay_finished_total", "Finished holes due for fair-play analysis, queued or not.")
 	f.cpu = counter("golf_fairplay_cpu_seconds_total", "CPU time the fair-play analyses took, on their own threads.")
-	f.holds = review.New(review.Options{Store: f.store, Accounts: s.acct.store, Config: cfg, Rule: rule, Logger: s.log, Now: s.now,
+	deep := counter("golf_fairplay_escalated_total", "Finished holes analysed with the escalation's deeper setting (the player's evidence before the hole was at or above its level).")
+	f.holds = review.New(review.Options{Store: f.store, Accounts: s.acct.store, Config: cfg, Escalation: esc, Deep: deep, Rule: rule, Logger: s.log, Now: s.now,
 		Held: held, Voided: voided, Analysed: analysed, Flagged: flagged, Failed: f.failed})
 	s.fair = f
 	f.mod = s.newModeration(o.ModeratorToken) // mount.go

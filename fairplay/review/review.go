@@ -34,6 +34,7 @@ type Holds struct {
 	store    fairplay.Store
 	accounts accounts.Store
 	cfg      fairplay.Config
+	esc      fairplay.Escalation
 	rule     fairplay.Rule
 	log      *slog.Logger
 	now      func() time.Time
@@ -42,6 +43,7 @@ type Holds struct {
 	analysed prometheus.Counter
 	flagged  prometheus.Counter
 	failed   prometheus.Counter
+	deep     prometheus.Counter
 }
 
 // Options configure Holds; every field is required.
@@ -54,6 +56,13 @@ type Options struct {
 	// flagged.
 	Config fairplay.Config
 	Rule   fairplay.Rule
+	// Escalation analyses the holes of a player whose evidence (before
+	// the hole) is high with a deeper setting than Config; the zero
+	// value: none.
+	Escalation fairplay.Escalation
+	// Deep, if set, counts the holes analysed with the escalation's
+	// deeper setting.
+	Deep prometheus.Counter
 	// Held and Voided count the rated rounds held for review and those
 	// voided at once (a player's unfair play was confirmed); Analysed,
 	// Flagged and Failed the holes analysed, the players flagged and the
@@ -63,7 +72,7 @@ type Options struct {
 
 // New returns the holds.
 func New(o Options) *Holds {
-	return &Holds{store: o.Store, accounts: o.Accounts, cfg: o.Config, rule: o.Rule, log: o.Logger, now: o.Now, held: o.Held, voided: o.Voided,
+	return &Holds{store: o.Store, accounts: o.Accounts, cfg: o.Config, esc: o.Escalation, deep: o.Deep, rule: o.Rule, log: o.Logger, now: o.Now, held: o.Held, voided: o.Voided,
 		analysed: o.Analysed, flagged: o.Flagged, failed: o.Failed}
 }
 
@@ -84,38 +93,101 @@ type Hole struct {
 	// Analysis, when set, is the hole's decision walk already made
 	// (AnalyseDeal, with the other seats of its deal); it is never sent.
 	Analysis *fairplay.Hole `json:"-"`
+	// read is the player's evidence as AnalyseDeal read it (so Analyse
+	// reads it once).
+	read *playerRead
+}
+
+// playerRead is a player's id (a rated seat's account found by its
+// name), evidence and kept reports, as read before the hole's analysis.
+type playerRead struct {
+	player string
+	ev     fairplay.Evidence
+	kept   []fairplay.HoleReport
+}
+
+// readPlayer finds the hole's player and reads their evidence (one
+// read of the store); an error means a store did not answer.
+func (f *Holds) readPlayer(ctx context.Context, j *Hole) (*playerRead, error) {
+	if j.read != nil {
+		return j.read, nil
+	}
+	r := &playerRead{player: j.Report.Player}
+	if j.Rated {
+		// A rated seat taken without the account in the request (rated
+		// quick match seats the partner): its name is its account's.
+		if key, err := accounts.Key(j.Report.Name); err == nil {
+			acc, err := f.accounts.ByKey(ctx, key)
+			switch {
+			case err == nil:
+				r.player = AccountPlayer(acc.ID)
+			case !errors.Is(err, accounts.ErrNotFound):
+				return nil, fmt.Errorf("fair-play: the account of %s: %w", j.Report.Name, err)
+			}
+		}
+	}
+	var err error
+	r.ev, r.kept, err = f.store.Player(ctx, r.player)
+	if err != nil && !errors.Is(err, fairplay.ErrNotFound) {
+		return nil, fmt.Errorf("fair-play: the evidence of %s: %w", r.player, err)
+	}
+	return r, nil
+}
+
+// prior is the player's evidence of the holes that finished before this
+// one: what the escalation reads.
+func (r *playerRead) prior(j *Hole) fairplay.Evidence {
+	return r.ev.Before(r.kept, j.Report.At)
 }
 
 // AnalyseDeal makes the decision walks of several seats' holes on one
 // deal together (fairplay.AnalyseHoles: orders drawn once, a decision
 // met by several seats in the same position scored once) and sets each
-// hole's Analysis, the same as Analyse would make alone. Holes of other
-// deals are left as they are; if a seat's moves do not replay, none is
-// set and Analyse finds the bad one by itself.
-func (f *Holds) AnalyseDeal(holes []*Hole) {
+// hole's Analysis, the same as Analyse would make alone, but with one
+// setting for all: the deeper one if any seat's evidence before the hole
+// escalates it (fairplay.Escalation.ChooseAll). It reads each seat's
+// evidence once (Analyse then uses that read). Holes of other deals are
+// left as they are; if a seat's moves do not replay, or a store does not
+// answer, none is set and Analyse does each by itself.
+func (f *Holds) AnalyseDeal(ctx context.Context, holes []*Hole) {
 	if len(holes) < 2 {
 		return
 	}
 	v, seed := holes[0].Variant, holes[0].Seed
 	seats := make([][]golf.Move, 0, len(holes))
+	evs := make([]fairplay.Evidence, 0, len(holes))
 	for _, h := range holes {
 		if h.Variant != v || h.Seed != seed {
 			return
 		}
 		seats = append(seats, h.Moves)
 	}
+	for _, h := range holes {
+		r, err := f.readPlayer(ctx, h)
+		if err != nil {
+			return
+		}
+		h.read = r
+		evs = append(evs, r.prior(h))
+	}
+	cfg, escalated := f.esc.ChooseAll(f.cfg, evs)
 	d := golf.NewDeal(v, seed)
-	as, err := fairplay.AnalyseHoles(&d, seats, f.cfg)
+	as, err := fairplay.AnalyseHoles(&d, seats, cfg)
 	if err != nil {
 		return
 	}
 	for i, h := range holes {
 		h.Analysis = &as[i]
+		if escalated > 0 && f.deep != nil {
+			f.deep.Inc()
+		}
 	}
 }
 
 // Analyse runs one hole's analysis (on a worker of the job queue): the
-// decision walk, the evidence, a flag. It reports whether the evidence
+// decision walk, the evidence, a flag. The setting is the escalation's
+// choice from the player's evidence of the holes that finished before
+// this one, read before the analysis. It reports whether the evidence
 // was stored (then the held marks of the hole's room are to be checked:
 // a flag raised now, or a review since the last hole, shows in its
 // standings at once). An error means the fair-play store did not answer:
@@ -125,29 +197,18 @@ func (f *Holds) AnalyseDeal(holes []*Hole) {
 func (f *Holds) Analyse(ctx context.Context, j Hole) (bool, error) {
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
-	if j.Rated {
-		// A rated seat taken without the account in the request (rated
-		// quick match seats the partner): its name is its account's.
-		if key, err := accounts.Key(j.Report.Name); err == nil {
-			acc, err := f.accounts.ByKey(ctx, key)
-			switch {
-			case err == nil:
-				j.Report.Player = AccountPlayer(acc.ID)
-			case !errors.Is(err, accounts.ErrNotFound):
-				return false, fmt.Errorf("fair-play: the account of %s: %w", j.Report.Name, err)
-			}
-		}
+	read, err := f.readPlayer(ctx, &j)
+	if err != nil {
+		return false, err
 	}
-	ev, kept, err := f.store.Player(ctx, j.Report.Player)
-	if err != nil && !errors.Is(err, fairplay.ErrNotFound) {
-		return false, fmt.Errorf("fair-play: the evidence of %s: %w", j.Report.Player, err)
-	}
+	j.Report.Player = read.player
+	ev := read.ev
 	analysed := false
-	for _, r := range kept {
+	for _, r := range read.kept {
 		analysed = analysed || (r.Room == j.Report.Room && r.Round == j.Report.Round && r.Hole == j.Report.Hole)
 	}
 	if !analysed {
-		a, err := f.analysis(j)
+		a, err := f.analysis(j, read.prior(&j))
 		if err != nil {
 			f.failed.Inc()
 			f.log.Warn("fair-play analysis failed", "room", j.Report.Room, "hole", j.Report.Hole, "err", err)
@@ -186,13 +247,18 @@ func (f *Holds) Analyse(ctx context.Context, j Hole) (bool, error) {
 }
 
 // analysis is the hole's decision walk: the one AnalyseDeal made, or
-// its own.
-func (f *Holds) analysis(j Hole) (fairplay.Hole, error) {
+// its own, with the setting the escalation chooses from prior (the
+// player's evidence of the holes before this one).
+func (f *Holds) analysis(j Hole, prior fairplay.Evidence) (fairplay.Hole, error) {
 	if j.Analysis != nil {
 		return *j.Analysis, nil
 	}
+	cfg, deep := f.esc.Choose(f.cfg, prior)
+	if deep && f.deep != nil {
+		f.deep.Inc()
+	}
 	d := golf.NewDeal(j.Variant, j.Seed)
-	return fairplay.AnalyseHole(&d, j.Moves, f.cfg)
+	return fairplay.AnalyseHole(&d, j.Moves, cfg)
 }
 
 // Player is the opaque id evidence is kept under: the account a

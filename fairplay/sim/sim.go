@@ -59,13 +59,18 @@ type Round struct {
 }
 
 // Analyse is the analysis of one hole (fairplay.AnalyseHole with a
-// config, perhaps timed by the caller).
-type Analyse func(d *golf.Deal, moves []golf.Move) (fairplay.Hole, error)
+// config, perhaps timed by the caller), given the player's evidence of
+// the holes before it (which the server's escalation reads).
+type Analyse func(d *golf.Deal, moves []golf.Move, before fairplay.Evidence) (fairplay.Hole, error)
 
-// With returns the plain analysis with cfg.
-func With(cfg fairplay.Config) Analyse {
-	return func(d *golf.Deal, moves []golf.Move) (fairplay.Hole, error) {
-		return fairplay.AnalyseHole(d, moves, cfg)
+// With returns the analysis the server runs: with cfg, or with the
+// escalation's deeper setting while the evidence before the hole is at
+// or above its level (fairplay.Escalation.Choose; the zero Escalation:
+// always cfg).
+func With(cfg fairplay.Config, esc fairplay.Escalation) Analyse {
+	return func(d *golf.Deal, moves []golf.Move, before fairplay.Evidence) (fairplay.Hole, error) {
+		c, _ := esc.Choose(cfg, before)
+		return fairplay.AnalyseHole(d, moves, c)
 	}
 }
 
@@ -82,7 +87,7 @@ func PlayRound(p Player, v golf.Variant, round golf.Seed, holes int, analyse Ana
 		if err != nil {
 			return out, err
 		}
-		a, err := analyse(&d, moves)
+		a, err := analyse(&d, moves, out.Evidence)
 		if err != nil {
 			return out, err
 		}

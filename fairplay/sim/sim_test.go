@@ -44,7 +44,7 @@ func TestPlayHole(t *testing.T) {
 func TestPlayRound(t *testing.T) {
 	t.Parallel()
 	r, err := PlayRound(Player{Kind: "greedy"}, golf.DefaultVariant(), golf.NumberedSeed(9), 2,
-		With(fairplay.Config{Samples: 2, Nodes: 300}))
+		With(fairplay.Config{Samples: 2, Nodes: 300}, fairplay.Escalation{}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,7 +61,7 @@ func TestPlayRound(t *testing.T) {
 func TestPlayRoundPeak(t *testing.T) {
 	t.Parallel()
 	propertyCheck(t)
-	cfg := With(fairplay.Config{Samples: 4, Nodes: 8000}) // a quarter of production's budget: at 4000 the always-knower's 10 holes leave too many decisions unscored to reach the bar
+	cfg := With(fairplay.Config{Samples: 4, Nodes: 8000}, fairplay.Escalation{}) // a quarter of production's budget: at 4000 the always-knower's 10 holes leave too many decisions unscored to reach the bar
 	bar := -math.Log(fairplay.DefaultRule.Alpha)
 	r, err := PlayRound(Player{Kind: Clairvoyant, KnowsStock: 1}, golf.DefaultVariant(), golf.NumberedSeed(3), 10, cfg)
 	if err != nil {

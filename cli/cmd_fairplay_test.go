@@ -41,10 +41,17 @@ func TestFairplaySimulateJSON(t *testing.T) {
 		t.Fatal(err)
 	}
 	var got struct {
-		Results []map[string]any `json:"results"`
+		Results    []map[string]any    `json:"results"`
+		Escalation fairplay.Escalation `json:"escalation"`
+		Cost       map[string]any      `json:"cost"`
 	}
 	if err := json.Unmarshal([]byte(out), &got); err != nil {
 		t.Fatalf("%v\n%s", err, out)
+	}
+	// One hole a round: no evidence before it, so none escalated; the
+	// escalation run is the servers' default.
+	if got.Cost["escalated"] != 0.0 || got.Escalation.Level != fairplay.DefaultEscalation.Level || got.Escalation.Deep.Samples != fairplay.DeepConfig.Samples {
+		t.Errorf("escalation %+v, %v holes escalated; want the default, none", got.Escalation, got.Cost["escalated"])
 	}
 	want := []struct {
 		bot   string
@@ -94,6 +101,7 @@ func TestFairplayUsage(t *testing.T) {
 		{"simulate", "--bots", "cheater"},
 		{"simulate", "--shares", "1.5"},
 		{"simulate", "--opening-samples", "-1"},
+		{"simulate", "--escalation", "sometimes"},
 		{"review"}, // no token
 	} {
 		_, err := runFairplayArgs(t, nil, args...)

@@ -172,6 +172,7 @@ func TestExitCodes(t *testing.T) {
 		{"fair-play CPU over the whole", []string{"serve", "--addr", "127.0.0.1:0", "--fairplay-cpu", "1.5"}, ExitUsage, "--fairplay-cpu"},
 		{"fair-play CPU not a number", []string{"serve", "--addr", "127.0.0.1:0", "--fairplay-cpu", "NaN"}, ExitUsage, "--fairplay-cpu"},
 		{"unknown fair-play analysis", []string{"serve", "--addr", "127.0.0.1:0", "--fairplay-analysis", "fast"}, ExitUsage, "--fairplay-analysis"},
+		{"unknown fair-play escalation", []string{"serve", "--addr", "127.0.0.1:0", "--fairplay-escalation", "on"}, ExitUsage, "--fairplay-escalation"},
 		{"bad redis url", []string{"serve", "--addr", "127.0.0.1:0", "--redis", "http://nope"}, ExitUsage, "--redis"},
 		{"redis unreachable", []string{"serve", "--addr", "127.0.0.1:0", "--redis", "redis://127.0.0.1:1/0"}, ExitUnavailable, "serve:"},
 		{"database unreachable", []string{"serve", "--addr", "127.0.0.1:0", "--database", "postgres://postgres@127.0.0.1:1/test?sslmode=disable&connect_timeout=2"}, ExitUnavailable, "--database"},

@@ -26,6 +26,7 @@ func TestWorkerBadFlags(t *testing.T) {
 		{[]string{"worker", "--database", "postgres://x/y", "--fairplay-workers", "-1"}, "--fairplay-workers: -1 is negative"},
 		{[]string{"worker", "--database", "postgres://x/y", "--result-workers", "0"}, "--result-workers: 0"},
 		{[]string{"worker", "--database", "postgres://x/y", "--fairplay-analysis", "fast"}, "--fairplay-analysis"},
+		{[]string{"worker", "--database", "postgres://x/y", "--fairplay-escalation", "-2"}, "--fairplay-escalation"},
 		{[]string{"worker", "extra"}, `unexpected argument "extra"`},
 	} {
 		r := runCmd(t, "", tc.args...)

@@ -87,6 +87,30 @@
 // stored before the regrets were kept has the earlier factor: (1-Slip)/P
 // if Least, Slip/(1-P) if not; its honest expectation is 1 too.)
 //
+// # Escalation
+//
+// The setting a hole is analysed with may depend on anything known
+// before its analysis, in particular on the player's evidence so far:
+// whatever setting is fixed before the hole's own outcome is seen, the
+// real order is one more uniform sample among the K+1 it scores, so the
+// hole's factor has expectation 1 under honest play given the past, and
+// the score is still a test martingale (the setting is predictable, as
+// in optional stopping). Escalation (Escalation, DefaultEscalation)
+// uses this: a player's hole is analysed with the cheap setting while
+// their score is under a level, and with a deeper one (DeepConfig: every
+// decision scored, more orders) once it is at or above it. Honest
+// players' scores drift down and seldom sit above the level, so the
+// typical hole costs what the cheap setting costs, while the later holes
+// of a player who knows the stock are analysed deeply. The level is read
+// from the evidence of the holes that finished before the hole
+// (Evidence.Before leaves out those the queue analysed first), never
+// from the hole's own analysis: analysing a hole again because its cheap
+// analysis looked suspicious would keep the larger of two factors,
+// whose expectation is above 1, and break the bound. A batch of one
+// deal's seats (AnalyseHoles) takes the deeper setting if any seat's
+// evidence asks for it; each seat's setting still depends only on what
+// was known before the deal was analysed.
+//
 // The one approximation: segments of one hole share the real stock's
 // unseen tail, so their outcomes are not quite independent given the
 // past. The honest flag rate is therefore measured with the simulator (go

@@ -2,6 +2,8 @@ package fairplay_test
 
 import (
 	"math"
+	"math/rand/v2"
+	"slices"
 	"reflect"
 	"strings"
 	"testing"
@@ -122,4 +124,68 @@ func TestEvidenceBefore(t *testing.T) {
 	if all.Holes != len(hs) {
 		t.Errorf("Before changed the evidence it was given: %d holes", all.Holes)
 	}
+}
+
+// honestFlagRate plays players holes of 3 stretches each under the
+// honest model (the real order any of the orders with equal chance). A
+// hole is scored on 24 sampled orders (deep) or on the first 3 of them
+// (cheap), with the same real order, as one hole analysed with either
+// setting; choose picks the deep one from the evidence before the hole
+// and the hole's outcomes (which a valid policy must not read). It
+// returns the share of players the rule flags at some point.
+func honestFlagRate(rule fairplay.Rule, players, holes int, seed uint64, choose func(before fairplay.Evidence, cheap, deep fairplay.Hole) bool) float64 {
+	rng := rand.New(rand.NewPCG(seed, 7))
+	hole := func() (cheap, deep fairplay.Hole) {
+		for range 3 {
+			r := make([]int, 25)
+			for i := range r {
+				r[i] = rng.IntN(4)
+			}
+			s := asReal(r, rng.IntN(len(r))) // the real order last
+			deep.Segments = append(deep.Segments, s)
+			cheap.Segments = append(cheap.Segments, asReal(append(slices.Clone(s.Regrets[:3]), s.Regrets[24]), 3))
+		}
+		return cheap, deep
+	}
+	flagged := 0
+	for range players {
+		var ev fairplay.Evidence
+		for range holes {
+			h, deep := hole()
+			if choose(ev, h, deep) {
+				h = deep
+			}
+			ev.Add(h)
+			if ev.FlaggedBy(rule) {
+				flagged++
+				break
+			}
+		}
+	}
+	return float64(flagged) / float64(players)
+}
+
+// TestHonestFlagRateEscalated: with the deeper setting chosen from the
+// evidence before each hole (DefaultEscalation's level), honest players
+// are flagged at most Alpha of the time, as with one setting, and at a
+// bar of 20 (Alpha 0.05) at most 5% of the time. Choosing it from the
+// hole's own analysis instead (analysing each hole both ways and keeping
+// the more suspicious) is not a valid design: at the bar of 20 the same
+// check catches it.
+func TestHonestFlagRateEscalated(t *testing.T) {
+	t.Parallel()
+	propertyCheck(t)
+	const players, holes = 20000, 40
+	loose := fairplay.Rule{Alpha: 0.05, MinSegments: fairplay.MinSegments}
+	past := func(before fairplay.Evidence, _, _ fairplay.Hole) bool { return fairplay.DefaultEscalation.Escalates(before) }
+	peek := func(_ fairplay.Evidence, cheap, deep fairplay.Hole) bool { return deep.LogLR() > cheap.LogLR() }
+	valid, validLoose := honestFlagRate(fairplay.DefaultRule, players, holes, 5, past), honestFlagRate(loose, players, holes, 5, past)
+	if valid > fairplay.Alpha || validLoose > loose.Alpha {
+		t.Errorf("escalated from the evidence before the hole: honest flag rate %.5f (bar %g), %.4f (bar %g)", valid, fairplay.Alpha, validLoose, loose.Alpha)
+	}
+	peeking := honestFlagRate(loose, players, holes, 5, peek)
+	if peeking <= loose.Alpha {
+		t.Errorf("escalated from the hole's own cheap analysis: honest flag rate %.4f at the bar of %g, want it above (the check would not catch a broken design)", peeking, loose.Alpha)
+	}
+	t.Logf("honest flag rate escalated from the past: %.5f (Alpha %g), %.4f (0.05); from the hole itself: %.4f (0.05)", valid, fairplay.Alpha, validLoose, peeking)
 }

@@ -3,8 +3,8 @@ package fairplay_test
 import (
 	"math"
 	"math/rand/v2"
-	"slices"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -177,7 +177,9 @@ func TestHonestFlagRateEscalated(t *testing.T) {
 	propertyCheck(t)
 	const players, holes = 20000, 40
 	loose := fairplay.Rule{Alpha: 0.05, MinSegments: fairplay.MinSegments}
-	past := func(before fairplay.Evidence, _, _ fairplay.Hole) bool { return fairplay.DefaultEscalation.Escalates(before) }
+	past := func(before fairplay.Evidence, _, _ fairplay.Hole) bool {
+		return fairplay.DefaultEscalation.Escalates(before)
+	}
 	peek := func(_ fairplay.Evidence, cheap, deep fairplay.Hole) bool { return deep.LogLR() > cheap.LogLR() }
 	valid, validLoose := honestFlagRate(fairplay.DefaultRule, players, holes, 5, past), honestFlagRate(loose, players, holes, 5, past)
 	if valid > fairplay.Alpha || validLoose > loose.Alpha {

@@ -1,5 +1,7 @@
 // Package review is the server's side of fair play: it analyses each
-// finished hole (fairplay.AnalyseHole), keeps the evidence and flags the
+// finished hole (fairplay.AnalyseHole, with the setting the escalation
+// chooses from the player's evidence before the hole: fairplay.Escalation),
+// keeps the evidence and flags the
 // player it convicts, holds rated rounds back while a player in them is
 // held for review, and settles them when a moderator decides:
 // cleared, each round in which no other player is still held is recorded

@@ -464,16 +464,15 @@ func openFairplay(ctx context.Context, c serveConfig, acct accounts.Store, log *
 	return fair, nil
 }
 
-// analysisErr says why name is not a fair-play analysis setting (nil
-// when it is one).
-func analysisErr(name string) error {
-	_, err := fairplay.ConfigNamed(name)
-	return err
-}
-
-// escalationErr says why name is not a fair-play escalation (nil when
-// it is one).
-func escalationErr(name string) error {
-	_, err := fairplay.EscalationNamed(name)
-	return err
+// analysisFlagsErr says why --fairplay-analysis or --fairplay-escalation
+// does not name a fair-play analysis setting or escalation (nil when
+// both do).
+func analysisFlagsErr(c serveConfig) error {
+	if _, err := fairplay.ConfigNamed(c.fairplayAnalysis); err != nil {
+		return fmt.Errorf("--fairplay-analysis: %w", err)
+	}
+	if _, err := fairplay.EscalationNamed(c.fairplayEscalation); err != nil {
+		return fmt.Errorf("--fairplay-escalation: %w", err)
+	}
+	return nil
 }

@@ -244,10 +244,8 @@ func (c serveConfig) validate() (serveSettings, error) {
 		return s, fmt.Errorf("--fairplay-workers: %d is negative; want 0 (the default) or more", c.fairplayWorkers)
 	case !(c.fairplayCPU >= 0 && c.fairplayCPU <= 1):
 		return s, fmt.Errorf("--fairplay-cpu: %v is not a share; want 0 (the default) to 1", c.fairplayCPU)
-	case analysisErr(c.fairplayAnalysis) != nil:
-		return s, fmt.Errorf("--fairplay-analysis: %v", analysisErr(c.fairplayAnalysis))
-	case escalationErr(c.fairplayEscalation) != nil:
-		return s, fmt.Errorf("--fairplay-escalation: %v", escalationErr(c.fairplayEscalation))
+	case analysisFlagsErr(c) != nil:
+		return s, analysisFlagsErr(c)
 	case c.redisWaitReplicas < 0:
 		return s, fmt.Errorf("--redis-wait-replicas: %d is negative", c.redisWaitReplicas)
 	}

@@ -75,10 +75,8 @@ func runWorker(ctx context.Context, args []string, e env) error {
 		return usageError("worker: --fairplay-workers: %d is negative; want 0 (the default) or more", c.fairplayWorkers)
 	case c.resultWorkers < 1:
 		return usageError("worker: --result-workers: %d; want 1 or more", c.resultWorkers)
-	case analysisErr(c.serve.fairplayAnalysis) != nil:
-		return usageError("worker: --fairplay-analysis: %v", analysisErr(c.serve.fairplayAnalysis))
-	case escalationErr(c.serve.fairplayEscalation) != nil:
-		return usageError("worker: --fairplay-escalation: %v", escalationErr(c.serve.fairplayEscalation))
+	case analysisFlagsErr(c.serve) != nil:
+		return usageError("worker: %v", analysisFlagsErr(c.serve))
 	}
 	log := slog.New(slog.NewJSONHandler(e.stderr, &slog.HandlerOptions{Level: level}))
 

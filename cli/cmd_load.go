@@ -50,6 +50,7 @@ type loadConfig struct {
 	redisServer string
 	fairplay    bool
 	quietStart  bool
+	timeline    time.Duration
 	seed        uint64
 	tournament  int // entrants of a tournament run (cmd_load_tournament.go)
 	watchers    int
@@ -117,6 +118,7 @@ func runLoad(ctx context.Context, args []string, e env) error {
 		URL: c.url, Rooms: c.rooms, Players: c.players, Holes: c.holes, Duration: c.duration,
 		Think: c.think, Rate: c.rate, PlayerRate: c.playerRate, Idle: c.idle, Seed: c.seed,
 		ServerCPU: serverCPU, StoreCPU: storeCPU, Memory: memory, QuietStart: c.quietStart, ServerWait: c.serverWait,
+		Timeline: c.timeline,
 	}
 	if c.attackers > 0 {
 		return runAttackMix(ctx, c, cfg, kinds, rep, e)
@@ -172,6 +174,7 @@ func (c *loadConfig) flags(fs *flag.FlagSet) {
 	fs.IntVar(&c.holes, "holes", 9, "holes a round")
 	fs.DurationVar(&c.duration, "duration", 10*time.Second, "how long to measure, after setup")
 	fs.DurationVar(&c.think, "think", 0, "pause before each move of each player (before its first move in a room, a random part of it, so that players do not move in step)")
+	fs.DurationVar(&c.timeline, "timeline", 0, "also report the acks of each slice of the window this long (ackTimeline in --json): when the tail happened; 0: not")
 	fs.BoolVar(&c.quietStart, "quiet-start", false, "with --serve: open the window only once the server has gone quiet after setup (the first holes' best scores solved), as when rooms start one by one rather than all at once")
 	fs.Float64Var(&c.rate, "rate", 0, "cap on moves a second over all players; 0 for none")
 	fs.Float64Var(&c.playerRate, "player-rate", -1, "cap on each connection's messages a second; default 9 (under the server's flood limit of 10/s), none with --serve (which lifts the limit)")

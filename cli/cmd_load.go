@@ -77,6 +77,9 @@ type loadReport struct {
 	// Fairplay is the server's fair-play analysis of the run's holes,
 	// when its detector is on.
 	Fairplay *fairplayReport `json:"fairplay,omitempty"`
+	// ServerMoves is the server's own histogram of a move's arrival to
+	// its ack over the run (golf_move_seconds): its part of Server.Ack.
+	ServerMoves *serverMoves `json:"serverMoves,omitempty"`
 	// UnderAttack is the same honest traffic again, run while the
 	// attackers (--attackers) attack; Server is then the run before they
 	// started. Attacks is what each kind of attacker met.
@@ -128,12 +131,16 @@ func runLoad(ctx context.Context, args []string, e env) error {
 		fmt.Fprintf(e.stderr, "load: %d rooms x %d players against %s (%s store) for %s...\n", c.rooms, c.players, c.url, rep.Store, c.duration)
 	}
 	fw := watchFairplay(ctx, c.url)
+	moves0, _ := readMoveHistogram(ctx, c.url)
 	res, err := load.Run(ctx, cfg)
 	if err != nil {
 		fw.stop()
 		return err
 	}
 	rep.Server = res
+	if moves1, err := readMoveHistogram(ctx, c.url); err == nil {
+		rep.ServerMoves = movesBetween(moves0, moves1)
+	}
 	rep.Fairplay = fw.finish(ctx, fairplayCatchUp)
 	if c.baseline {
 		base, err := runBaseline(ctx, c, cfg, e)
@@ -573,6 +580,9 @@ func printLoad(w io.Writer, rep loadReport) {
 		return
 	}
 	show("server ("+rep.Store+" store)", rep.Server)
+	if m := rep.ServerMoves; m != nil {
+		fmt.Fprintf(w, "  server's part  p50 <= %gms  p99 <= %gms  %.2f%% within 50ms  (its golf_move_seconds, %d moves)\n", m.P50AtMostMs, m.P99AtMostMs, 100*m.Within50Ms, m.N)
+	}
 	if m := rep.Server.ServerMemory; m != nil {
 		fmt.Fprintf(w, "  server memory RSS %.0f MiB, Go heap+stacks %.0f MiB as the window ended\n", float64(m.RSS)/(1<<20), float64(m.Go)/(1<<20))
 	}

@@ -80,6 +80,10 @@ type loadReport struct {
 	// ServerMoves is the server's own histogram of a move's arrival to
 	// its ack over the run (golf_move_seconds): its part of Server.Ack.
 	ServerMoves *serverMoves `json:"serverMoves,omitempty"`
+	// ServerSched is the server's Go scheduler over the run
+	// (go_sched_latencies_seconds): how long its goroutines waited to
+	// run; Server.SchedLatency is the load generator's.
+	ServerSched *serverSched `json:"serverSched,omitempty"`
 	// UnderAttack is the same honest traffic again, run while the
 	// attackers (--attackers) attack; Server is then the run before they
 	// started. Attacks is what each kind of attacker met.
@@ -131,15 +135,19 @@ func runLoad(ctx context.Context, args []string, e env) error {
 		fmt.Fprintf(e.stderr, "load: %d rooms x %d players against %s (%s store) for %s...\n", c.rooms, c.players, c.url, rep.Store, c.duration)
 	}
 	fw := watchFairplay(ctx, c.url)
-	moves0, _ := readMoveHistogram(ctx, c.url)
+	moves0, _ := readHistogram(ctx, c.url, "golf_move_seconds")
+	sched0, _ := readHistogram(ctx, c.url, "go_sched_latencies_seconds")
 	res, err := load.Run(ctx, cfg)
 	if err != nil {
 		fw.stop()
 		return err
 	}
 	rep.Server = res
-	if moves1, err := readMoveHistogram(ctx, c.url); err == nil {
-		rep.ServerMoves = movesBetween(moves0, moves1)
+	if moves1, err := readHistogram(ctx, c.url, "golf_move_seconds"); err == nil {
+		rep.ServerMoves = movesSummary(moves0, moves1)
+	}
+	if sched1, err := readHistogram(ctx, c.url, "go_sched_latencies_seconds"); err == nil {
+		rep.ServerSched = schedSummary(sched0, sched1)
 	}
 	rep.Fairplay = fw.finish(ctx, fairplayCatchUp)
 	if c.baseline {
@@ -582,6 +590,12 @@ func printLoad(w io.Writer, rep loadReport) {
 	show("server ("+rep.Store+" store)", rep.Server)
 	if m := rep.ServerMoves; m != nil {
 		fmt.Fprintf(w, "  server's part  p50 <= %gms  p99 <= %gms  %.2f%% within 50ms  (its golf_move_seconds, %d moves)\n", m.P50AtMostMs, m.P99AtMostMs, 100*m.Within50Ms, m.N)
+	}
+	if m := rep.ServerSched; m != nil {
+		fmt.Fprintf(w, "  server sched  mean %.2fms  %.3f%% over 10ms  %.3f%% over 100ms  (its goroutines' waits to run, %d)\n", m.MeanMs, 100*m.Over10Ms, 100*m.Over100Ms, m.N)
+	}
+	if l := rep.Server.SchedLatency; l.N > 0 {
+		fmt.Fprintf(w, "  load sched    p50 <= %.3gms  p99 <= %.3gms  max <= %.3gms  (this process's goroutines' waits to run)\n", l.P50, l.P99, l.Max)
 	}
 	if m := rep.Server.ServerMemory; m != nil {
 		fmt.Fprintf(w, "  server memory RSS %.0f MiB, Go heap+stacks %.0f MiB as the window ended\n", float64(m.RSS)/(1<<20), float64(m.Go)/(1<<20))

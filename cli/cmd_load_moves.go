@@ -1,10 +1,13 @@
 package cli
 
 import (
+	"bufio"
 	"context"
 	"fmt"
+	"math"
 	"net/http"
 	"strconv"
+	"strings"
 )
 
 // serverMoves is what the server's own histogram of a move's arrival to
@@ -23,68 +26,128 @@ type serverMoves struct {
 	Within50Ms float64 `json:"within50Ms"`
 }
 
-// moveBuckets are golf_move_seconds' bucket bounds, in seconds, as the
-// server exposes them (server/metrics.go).
-var moveBuckets = []string{"0.0005", "0.001", "0.0025", "0.005", "0.01", "0.025", "0.05", "0.1", "0.25", "0.5", "1", "+Inf"}
+// serverSched is what the server's Go scheduler says of a load run
+// (go_sched_latencies_seconds: how long its goroutines waited to run once
+// ready): the part of the latencies that is its cores being busy.
+type serverSched struct {
+	N      int64   `json:"n"`
+	MeanMs float64 `json:"meanMs"`
+	// Over10Ms and Over100Ms are the shares of the waits longer than
+	// the histogram's bounds nearest 10 and 100 ms (10.5 and 117 ms).
+	Over10Ms  float64 `json:"over10Ms"`
+	Over100Ms float64 `json:"over100Ms"`
+}
 
-func moveBucketName(le string) string { return `golf_move_seconds_bucket{le="` + le + `"}` }
+// histogram is a Prometheus histogram as read: its buckets' upper
+// bounds (seconds, +Inf last), their cumulative counts, and the sum.
+type histogram struct {
+	bounds, counts []float64
+	sum            float64
+}
 
-// readMoveHistogram reads the cumulative counts of golf_move_seconds'
-// buckets from a server's /metrics.
-func readMoveHistogram(ctx context.Context, base string) ([]float64, error) {
+// readHistogram reads the histogram name from a server's /metrics.
+func readHistogram(ctx context.Context, base, name string) (histogram, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, base+"/metrics", nil)
 	if err != nil {
-		return nil, err
+		return histogram{}, err
 	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
-		return nil, err
+		return histogram{}, err
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("GET /metrics: %s", resp.Status)
+		return histogram{}, fmt.Errorf("GET /metrics: %s", resp.Status)
 	}
-	names := make([]string, len(moveBuckets))
-	for i, le := range moveBuckets {
-		names[i] = moveBucketName(le)
-	}
-	vals, err := parseMetrics(resp.Body, names...)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]float64, len(moveBuckets))
-	for i, n := range names {
-		v, ok := vals[n]
-		if !ok {
-			return nil, fmt.Errorf("/metrics has no %s", n)
+	var h histogram
+	bucket := name + `_bucket{le="`
+	sc := bufio.NewScanner(resp.Body)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	for sc.Scan() {
+		line := sc.Text()
+		if v, ok := strings.CutPrefix(line, name+"_sum "); ok {
+			h.sum, _ = strconv.ParseFloat(v, 64)
+			continue
 		}
-		out[i] = v
+		rest, ok := strings.CutPrefix(line, bucket)
+		if !ok {
+			continue
+		}
+		le, count, ok := strings.Cut(rest, `"} `)
+		b, err1 := strconv.ParseFloat(le, 64)
+		c, err2 := strconv.ParseFloat(count, 64)
+		if !ok || err1 != nil || err2 != nil {
+			return histogram{}, fmt.Errorf("/metrics: bad line %q", line)
+		}
+		h.bounds, h.counts = append(h.bounds, b), append(h.counts, c)
 	}
-	return out, nil
+	if err := sc.Err(); err != nil {
+		return histogram{}, err
+	}
+	if len(h.bounds) == 0 || !math.IsInf(h.bounds[len(h.bounds)-1], 1) {
+		return histogram{}, fmt.Errorf("/metrics has no %s", name)
+	}
+	return h, nil
 }
 
-// movesBetween summarises the moves between two readings of the
-// histogram (nil when either is missing or no move was acked).
-func movesBetween(before, after []float64) *serverMoves {
-	if len(before) != len(moveBuckets) || len(after) != len(moveBuckets) {
-		return nil
+// since is the histogram of what was observed after before; ok is false
+// when the two do not have the same buckets or nothing was observed.
+func (h histogram) since(before histogram) (histogram, bool) {
+	if len(h.bounds) == 0 || len(h.bounds) != len(before.bounds) {
+		return histogram{}, false
 	}
-	n := after[len(after)-1] - before[len(before)-1]
-	if n <= 0 {
-		return nil
-	}
-	at := func(q float64) float64 {
-		for i, le := range moveBuckets {
-			if after[i]-before[i] >= q*n {
-				if le == "+Inf" {
-					return -1
-				}
-				s, _ := strconv.ParseFloat(le, 64)
-				return s * 1000
-			}
+	d := histogram{bounds: h.bounds, counts: make([]float64, len(h.counts)), sum: h.sum - before.sum}
+	for i := range h.counts {
+		if h.bounds[i] != before.bounds[i] {
+			return histogram{}, false
 		}
-		return -1
+		d.counts[i] = h.counts[i] - before.counts[i]
 	}
-	i50 := 6 // le="0.05"
-	return &serverMoves{N: int64(n), P50AtMostMs: at(.50), P99AtMostMs: at(.99), Within50Ms: (after[i50] - before[i50]) / n}
+	return d, d.n() > 0
+}
+
+func (h histogram) n() float64 { return h.counts[len(h.counts)-1] }
+
+// atMost is the upper bound, in ms, of the bucket holding quantile q
+// (-1 past the last finite bound).
+func (h histogram) atMost(q float64) float64 {
+	for i, c := range h.counts {
+		if c >= q*h.n() {
+			if math.IsInf(h.bounds[i], 1) {
+				return -1
+			}
+			return h.bounds[i] * 1000
+		}
+	}
+	return -1
+}
+
+// within is the share observed at most bound seconds (the bucket bound
+// nearest above it).
+func (h histogram) within(bound float64) float64 {
+	for i, b := range h.bounds {
+		if b >= bound*(1-1e-9) {
+			return h.counts[i] / h.n()
+		}
+	}
+	return 1
+}
+
+// movesSummary summarises the moves of a run (nil when it cannot).
+func movesSummary(before, after histogram) *serverMoves {
+	d, ok := after.since(before)
+	if !ok {
+		return nil
+	}
+	return &serverMoves{N: int64(d.n()), P50AtMostMs: d.atMost(.50), P99AtMostMs: d.atMost(.99), Within50Ms: d.within(.05)}
+}
+
+// schedSummary summarises the scheduler's waits of a run (nil when it
+// cannot).
+func schedSummary(before, after histogram) *serverSched {
+	d, ok := after.since(before)
+	if !ok {
+		return nil
+	}
+	return &serverSched{N: int64(d.n()), MeanMs: d.sum / d.n() * 1000, Over10Ms: 1 - d.within(.010), Over100Ms: 1 - d.within(.100)}
 }

@@ -123,7 +123,13 @@ type Result struct {
 	// AckTimeline (Config.Timeline) summarises the acks of the moves sent
 	// in each slice of the window, in order.
 	AckTimeline []Slice `json:"ackTimeline,omitempty"`
-	Errors      int64   `json:"errors"`
+	// SchedLatency is how long this process's goroutines (the load
+	// generator's) waited to run once ready during the window
+	// (runtime/metrics /sched/latencies, each figure a bucket's upper
+	// bound): the part of Ack that is the load generator's own cores
+	// being busy (its collector, its scheduling).
+	SchedLatency Latency `json:"schedLatency"`
+	Errors       int64   `json:"errors"`
 	// ErrorSamples are the first few errors.
 	ErrorSamples []string `json:"errorSamples,omitempty"`
 	// Connections is how many connections were open when play began
@@ -276,6 +282,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	cpu0 := proccpu.CPUTime()
 	server0, serverOK := readCPU(cfg.ServerCPU)
 	window0 := r.readWindow()
+	schedBounds, sched0 := schedCounts()
 	store0, storeOK := readCPU(cfg.StoreCPU)
 	play, pcancel := context.WithDeadline(ctx, r.started.Add(cfg.Duration))
 	defer pcancel()
@@ -289,6 +296,8 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	}
 	wg.Wait()
 	elapsed := time.Since(r.started)
+	_, sched1 := schedCounts()
+	res.SchedLatency = schedLatency(schedBounds, sched0, sched1)
 	fillWindow(res, window0, r.readWindow())
 	if cfg.Memory != nil {
 		if m, err := cfg.Memory(ctx); err == nil {

@@ -1,6 +1,7 @@
 package load
 
 import (
+	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -143,5 +144,23 @@ func TestThinkPause(t *testing.T) {
 		if got := thinkPause(c.think, c.first); got != c.want {
 			t.Errorf("thinkPause(%v, %v) = %v, want %v", c.think, c.first, got, c.want)
 		}
+	}
+}
+
+func TestSchedLatency(t *testing.T) {
+	bounds := []float64{0, .001, .002, .004, math.Inf(1)}
+	before := []uint64{5, 5, 5, 5}
+	after := []uint64{105, 55, 43, 7}
+	got := schedLatency(bounds, before, after)
+	want := Latency{N: 190, P50: 1, P95: 4, P99: 4, Max: 4}
+	if got != want {
+		t.Errorf("schedLatency = %+v, want %+v", got, want)
+	}
+	if (schedLatency(bounds, before, before) != Latency{}) || (schedLatency(bounds[:3], before, after) != Latency{}) {
+		t.Errorf("no waits, or buckets that do not match, gave a summary")
+	}
+	b, c := schedCounts()
+	if len(b) != len(c)+1 || len(c) == 0 {
+		t.Errorf("schedCounts: %d bounds for %d counts", len(b), len(c))
 	}
 }

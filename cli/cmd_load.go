@@ -434,19 +434,12 @@ func isLoopback(hostport string) bool {
 
 // serverCPU reads a server's process_cpu_seconds_total from its /metrics.
 func serverCPU(ctx context.Context, base string) (float64, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, base+"/metrics", nil)
+	body, err := getMetrics(ctx, base)
 	if err != nil {
 		return 0, err
 	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return 0, err
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return 0, fmt.Errorf("GET /metrics: %s", resp.Status)
-	}
-	vals, err := parseMetrics(resp.Body, "process_cpu_seconds_total")
+	defer body.Close()
+	vals, err := parseMetrics(body, "process_cpu_seconds_total")
 	if err != nil {
 		return 0, err
 	}
@@ -460,19 +453,12 @@ func serverCPU(ctx context.Context, base string) (float64, error) {
 // metricsMemory reads a server's memory from its /metrics.
 func metricsMemory(base string) func(context.Context) (load.Memory, error) {
 	return func(ctx context.Context) (load.Memory, error) {
-		req, err := http.NewRequestWithContext(ctx, http.MethodGet, base+"/metrics", nil)
+		body, err := getMetrics(ctx, base)
 		if err != nil {
 			return load.Memory{}, err
 		}
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			return load.Memory{}, err
-		}
-		defer resp.Body.Close()
-		if resp.StatusCode != http.StatusOK {
-			return load.Memory{}, fmt.Errorf("GET /metrics: %s", resp.Status)
-		}
-		vals, err := parseMetrics(resp.Body, "process_resident_memory_bytes", "go_memstats_heap_inuse_bytes", "go_memstats_stack_inuse_bytes")
+		defer body.Close()
+		vals, err := parseMetrics(body, "process_resident_memory_bytes", "go_memstats_heap_inuse_bytes", "go_memstats_stack_inuse_bytes")
 		if err != nil {
 			return load.Memory{}, err
 		}

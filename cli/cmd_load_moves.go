@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"io"
 	"math"
 	"net/http"
 	"strconv"
@@ -45,23 +46,33 @@ type histogram struct {
 	sum            float64
 }
 
-// readHistogram reads the histogram name from a server's /metrics.
-func readHistogram(ctx context.Context, base, name string) (histogram, error) {
+// getMetrics fetches a server's /metrics; the caller closes the body.
+func getMetrics(ctx context.Context, base string) (io.ReadCloser, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, base+"/metrics", nil)
 	if err != nil {
-		return histogram{}, err
+		return nil, err
 	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
+		return nil, err
+	}
+	if resp.StatusCode != http.StatusOK {
+		resp.Body.Close()
+		return nil, fmt.Errorf("GET /metrics: %s", resp.Status)
+	}
+	return resp.Body, nil
+}
+
+// readHistogram reads the histogram name from a server's /metrics.
+func readHistogram(ctx context.Context, base, name string) (histogram, error) {
+	body, err := getMetrics(ctx, base)
+	if err != nil {
 		return histogram{}, err
 	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return histogram{}, fmt.Errorf("GET /metrics: %s", resp.Status)
-	}
+	defer body.Close()
 	var h histogram
 	bucket := name + `_bucket{le="`
-	sc := bufio.NewScanner(resp.Body)
+	sc := bufio.NewScanner(body)
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
 	for sc.Scan() {
 		line := sc.Text()

@@ -50,6 +50,7 @@ type loadConfig struct {
 	redisServer string
 	fairplay    bool
 	quietStart  bool
+	timeline    time.Duration
 	seed        uint64
 	tournament  int // entrants of a tournament run (cmd_load_tournament.go)
 	watchers    int
@@ -76,6 +77,13 @@ type loadReport struct {
 	// Fairplay is the server's fair-play analysis of the run's holes,
 	// when its detector is on.
 	Fairplay *fairplayReport `json:"fairplay,omitempty"`
+	// ServerMoves is the server's own histogram of a move's arrival to
+	// its ack over the run (golf_move_seconds): its part of Server.Ack.
+	ServerMoves *serverMoves `json:"serverMoves,omitempty"`
+	// ServerSched is the server's Go scheduler over the run
+	// (go_sched_latencies_seconds): how long its goroutines waited to
+	// run; Server.SchedLatency is the load generator's.
+	ServerSched *serverSched `json:"serverSched,omitempty"`
 	// UnderAttack is the same honest traffic again, run while the
 	// attackers (--attackers) attack; Server is then the run before they
 	// started. Attacks is what each kind of attacker met.
@@ -117,6 +125,7 @@ func runLoad(ctx context.Context, args []string, e env) error {
 		URL: c.url, Rooms: c.rooms, Players: c.players, Holes: c.holes, Duration: c.duration,
 		Think: c.think, Rate: c.rate, PlayerRate: c.playerRate, Idle: c.idle, Seed: c.seed,
 		ServerCPU: serverCPU, StoreCPU: storeCPU, Memory: memory, QuietStart: c.quietStart, ServerWait: c.serverWait,
+		Timeline: c.timeline,
 	}
 	if c.attackers > 0 {
 		return runAttackMix(ctx, c, cfg, kinds, rep, e)
@@ -126,12 +135,20 @@ func runLoad(ctx context.Context, args []string, e env) error {
 		fmt.Fprintf(e.stderr, "load: %d rooms x %d players against %s (%s store) for %s...\n", c.rooms, c.players, c.url, rep.Store, c.duration)
 	}
 	fw := watchFairplay(ctx, c.url)
+	moves0, _ := readHistogram(ctx, c.url, "golf_move_seconds")
+	sched0, _ := readHistogram(ctx, c.url, "go_sched_latencies_seconds")
 	res, err := load.Run(ctx, cfg)
 	if err != nil {
 		fw.stop()
 		return err
 	}
 	rep.Server = res
+	if moves1, err := readHistogram(ctx, c.url, "golf_move_seconds"); err == nil {
+		rep.ServerMoves = movesSummary(moves0, moves1)
+	}
+	if sched1, err := readHistogram(ctx, c.url, "go_sched_latencies_seconds"); err == nil {
+		rep.ServerSched = schedSummary(sched0, sched1)
+	}
 	rep.Fairplay = fw.finish(ctx, fairplayCatchUp)
 	if c.baseline {
 		base, err := runBaseline(ctx, c, cfg, e)
@@ -172,6 +189,7 @@ func (c *loadConfig) flags(fs *flag.FlagSet) {
 	fs.IntVar(&c.holes, "holes", 9, "holes a round")
 	fs.DurationVar(&c.duration, "duration", 10*time.Second, "how long to measure, after setup")
 	fs.DurationVar(&c.think, "think", 0, "pause before each move of each player (before its first move in a room, a random part of it, so that players do not move in step)")
+	fs.DurationVar(&c.timeline, "timeline", 0, "also report the acks of each slice of the window this long (ackTimeline in --json): when the tail happened; 0: not")
 	fs.BoolVar(&c.quietStart, "quiet-start", false, "with --serve: open the window only once the server has gone quiet after setup (the first holes' best scores solved), as when rooms start one by one rather than all at once")
 	fs.Float64Var(&c.rate, "rate", 0, "cap on moves a second over all players; 0 for none")
 	fs.Float64Var(&c.playerRate, "player-rate", -1, "cap on each connection's messages a second; default 9 (under the server's flood limit of 10/s), none with --serve (which lifts the limit)")
@@ -416,19 +434,12 @@ func isLoopback(hostport string) bool {
 
 // serverCPU reads a server's process_cpu_seconds_total from its /metrics.
 func serverCPU(ctx context.Context, base string) (float64, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, base+"/metrics", nil)
+	body, err := getMetrics(ctx, base)
 	if err != nil {
 		return 0, err
 	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return 0, err
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return 0, fmt.Errorf("GET /metrics: %s", resp.Status)
-	}
-	vals, err := parseMetrics(resp.Body, "process_cpu_seconds_total")
+	defer body.Close()
+	vals, err := parseMetrics(body, "process_cpu_seconds_total")
 	if err != nil {
 		return 0, err
 	}
@@ -442,19 +453,12 @@ func serverCPU(ctx context.Context, base string) (float64, error) {
 // metricsMemory reads a server's memory from its /metrics.
 func metricsMemory(base string) func(context.Context) (load.Memory, error) {
 	return func(ctx context.Context) (load.Memory, error) {
-		req, err := http.NewRequestWithContext(ctx, http.MethodGet, base+"/metrics", nil)
+		body, err := getMetrics(ctx, base)
 		if err != nil {
 			return load.Memory{}, err
 		}
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			return load.Memory{}, err
-		}
-		defer resp.Body.Close()
-		if resp.StatusCode != http.StatusOK {
-			return load.Memory{}, fmt.Errorf("GET /metrics: %s", resp.Status)
-		}
-		vals, err := parseMetrics(resp.Body, "process_resident_memory_bytes", "go_memstats_heap_inuse_bytes", "go_memstats_stack_inuse_bytes")
+		defer body.Close()
+		vals, err := parseMetrics(body, "process_resident_memory_bytes", "go_memstats_heap_inuse_bytes", "go_memstats_stack_inuse_bytes")
 		if err != nil {
 			return load.Memory{}, err
 		}
@@ -570,6 +574,15 @@ func printLoad(w io.Writer, rep loadReport) {
 		return
 	}
 	show("server ("+rep.Store+" store)", rep.Server)
+	if m := rep.ServerMoves; m != nil {
+		fmt.Fprintf(w, "  server's part  p50 <= %gms  p99 <= %gms  %.2f%% within 50ms  (its golf_move_seconds, %d moves)\n", m.P50AtMostMs, m.P99AtMostMs, 100*m.Within50Ms, m.N)
+	}
+	if m := rep.ServerSched; m != nil {
+		fmt.Fprintf(w, "  server sched  mean %.2fms  %.3f%% over 10ms  %.3f%% over 100ms  (its goroutines' waits to run, %d)\n", m.MeanMs, 100*m.Over10Ms, 100*m.Over100Ms, m.N)
+	}
+	if l := rep.Server.SchedLatency; l.N > 0 {
+		fmt.Fprintf(w, "  load sched    p50 <= %.3gms  p99 <= %.3gms  max <= %.3gms  (this process's goroutines' waits to run)\n", l.P50, l.P99, l.Max)
+	}
 	if m := rep.Server.ServerMemory; m != nil {
 		fmt.Fprintf(w, "  server memory RSS %.0f MiB, Go heap+stacks %.0f MiB as the window ended\n", float64(m.RSS)/(1<<20), float64(m.Go)/(1<<20))
 	}

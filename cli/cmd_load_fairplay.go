@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"net/http"
 	"sync"
 	"time"
 )
@@ -100,19 +99,12 @@ func watchFairplay(ctx context.Context, base string) *fairplayWatch {
 func (w *fairplayWatch) read(ctx context.Context) (fairplaySample, bool) {
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, w.base+"/metrics", nil)
+	body, err := getMetrics(ctx, w.base)
 	if err != nil {
 		return fairplaySample{}, false
 	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return fairplaySample{}, false
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return fairplaySample{}, false
-	}
-	vals, err := parseMetrics(resp.Body, fairplayMetrics...)
+	defer body.Close()
+	vals, err := parseMetrics(body, fairplayMetrics...)
 	if err != nil {
 		return fairplaySample{}, false
 	}

@@ -2,8 +2,17 @@ package golf
 
 import (
 	"math/bits"
+	"runtime"
 	"time"
 )
+
+// yieldEvery is how many nodes the search visits between two yields to
+// the other goroutines (runtime.Gosched: a fraction of a millisecond of
+// search). A solve is work done in the background of a server (a hole's
+// best score, a fair-play analysis), and on a server with one core it
+// would otherwise hold the core for the scheduler's whole slice (10 ms)
+// each time, while the connections' goroutines, ready to run, wait.
+const yieldEvery = 8192
 
 // SolveOptions is the search budget of Solve. Zero values mean no limit.
 type SolveOptions struct {
@@ -118,6 +127,7 @@ type Solver struct {
 	// search
 	tt       table
 	nodes    int64
+	yields   int64 // times the search let other goroutines run (yieldEvery)
 	maxNodes int64
 	deadline time.Time
 	aborted  bool
@@ -1091,6 +1101,10 @@ func (s *Solver) search(present uint64, top uint8, next, redeals int, h uint64) 
 	if s.nodes&1023 == 0 {
 		if s.maxNodes > 0 && s.nodes >= s.maxNodes || !s.deadline.IsZero() && time.Now().After(s.deadline) {
 			s.aborted = true
+		}
+		if s.nodes%yieldEvery == 0 {
+			s.yields++
+			runtime.Gosched()
 		}
 	}
 	if s.passLimit > 0 && s.nodes >= s.passLimit && !s.aborted {

@@ -63,3 +63,19 @@ func TestSolveKeep(t *testing.T) {
 		t.Fatalf("another stock order: kept %d (%v, %d nodes), fresh %d (%v, %d nodes)", a.Best, a.Exact, a.Nodes, b.Best, b.Exact, b.Nodes)
 	}
 }
+
+// TestSolveYields: a long solve lets the other goroutines run every
+// yieldEvery nodes (on a server's only core, a solve would otherwise hold
+// it for the scheduler's whole slice while connections wait).
+func TestSolveYields(t *testing.T) {
+	t.Parallel()
+	var s Solver
+	d := NewDeal(Variant{}, Seed{7})
+	sol := s.Solve(&d, &SolveOptions{MaxNodes: 5 * yieldEvery})
+	if want := sol.Nodes / yieldEvery; sol.Nodes >= yieldEvery && s.yields < want {
+		t.Errorf("%d nodes, %d yields: want %d", sol.Nodes, s.yields, want)
+	}
+	if sol.Nodes < yieldEvery {
+		t.Fatalf("the deal took %d nodes: too few to check", sol.Nodes)
+	}
+}

@@ -75,6 +75,9 @@ type Config struct {
 	// rooms' first holes, all dealt at once, are solved before the first
 	// move, as when rooms start one by one.
 	QuietStart bool
+	// Timeline, if not 0, also reports the acks of each slice of the
+	// window this long (Result.AckTimeline): when the tail happened.
+	Timeline time.Duration
 	// ServerWait, when set, reads how long the server process's threads
 	// have waited for a CPU while ready to run: read as the window opens
 	// and as it closes (Result.ServerWaitSeconds).
@@ -117,7 +120,16 @@ type Result struct {
 	// an opponent's connection receiving the event of that version.
 	Ack    Latency `json:"ack"`
 	Update Latency `json:"update"`
-	Errors int64   `json:"errors"`
+	// AckTimeline (Config.Timeline) summarises the acks of the moves sent
+	// in each slice of the window, in order.
+	AckTimeline []Slice `json:"ackTimeline,omitempty"`
+	// SchedLatency is how long this process's goroutines (the load
+	// generator's) waited to run once ready during the window
+	// (runtime/metrics /sched/latencies, each figure a bucket's upper
+	// bound): the part of Ack that is the load generator's own cores
+	// being busy (its collector, its scheduling).
+	SchedLatency Latency `json:"schedLatency"`
+	Errors       int64   `json:"errors"`
 	// ErrorSamples are the first few errors.
 	ErrorSamples []string `json:"errorSamples,omitempty"`
 	// Connections is how many connections were open when play began
@@ -210,6 +222,7 @@ type runner struct {
 	mu      sync.Mutex
 	samples []string
 	ack     []time.Duration
+	ackAt   []time.Time
 	update  []time.Duration
 }
 
@@ -269,6 +282,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	cpu0 := proccpu.CPUTime()
 	server0, serverOK := readCPU(cfg.ServerCPU)
 	window0 := r.readWindow()
+	schedBounds, sched0 := schedCounts()
 	store0, storeOK := readCPU(cfg.StoreCPU)
 	play, pcancel := context.WithDeadline(ctx, r.started.Add(cfg.Duration))
 	defer pcancel()
@@ -282,6 +296,8 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	}
 	wg.Wait()
 	elapsed := time.Since(r.started)
+	_, sched1 := schedCounts()
+	res.SchedLatency = schedLatency(schedBounds, sched0, sched1)
 	fillWindow(res, window0, r.readWindow())
 	if cfg.Memory != nil {
 		if m, err := cfg.Memory(ctx); err == nil {
@@ -352,6 +368,7 @@ func (r *runner) fill(res *Result, elapsed, cpu, server time.Duration, serverOK 
 	if res.CPUSeconds = cpu.Seconds(); res.CPUSeconds > 0 {
 		res.MovesPerCPUSec = float64(res.Moves) / res.CPUSeconds
 	}
+	res.AckTimeline = timeline(r.ack, r.ackAt, r.started, r.cfg.Timeline)
 	res.Ack = summarise(r.ack)
 	res.Update = summarise(r.update)
 	res.Errors = r.errs.Load()
@@ -436,6 +453,8 @@ type player struct {
 	pace *pacer
 	rng  *rand.Rand
 	ack  []time.Duration
+	// ackAt is when each move of ack was sent.
+	ackAt []time.Time
 	// bytes0 is what the connection had received when the window began
 	// (0 for a room made during it).
 	bytes0 int64
@@ -564,7 +583,8 @@ func (r *runner) collect(rm *room) {
 	defer r.mu.Unlock()
 	for _, p := range rm.players {
 		r.ack = append(r.ack, p.ack...)
-		p.ack = nil
+		r.ackAt = append(r.ackAt, p.ackAt...)
+		p.ack, p.ackAt = nil, nil
 		r.bytes.Add(p.c.BytesReceived() - p.bytes0)
 		p.bytes0 = p.c.BytesReceived()
 	}
@@ -629,6 +649,7 @@ func (r *runner) player(ctx context.Context, rm *room, p *player) {
 			continue
 		}
 		p.ack = append(p.ack, time.Since(sent))
+		p.ackAt = append(p.ackAt, sent)
 		rm.track.sent(ack.V, sent)
 		r.moves.Add(1)
 	}

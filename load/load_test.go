@@ -1,6 +1,7 @@
 package load
 
 import (
+	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -79,6 +80,29 @@ func TestSummarise(t *testing.T) {
 	}
 }
 
+func TestTimeline(t *testing.T) {
+	t0 := time.Now()
+	at := func(s float64) time.Time { return t0.Add(time.Duration(s * float64(time.Second))) }
+	ms := time.Millisecond
+	ds := []time.Duration{3 * ms, 1 * ms, 40 * ms, 2 * ms, 7 * ms}
+	ats := []time.Time{at(0.2), at(-0.1), at(2.9), at(0.9), at(2.1)}
+	got := timeline(ds, ats, t0, time.Second)
+	want := []Slice{
+		{From: 0, Latency: Latency{N: 3, P50: 2, P95: 3, P99: 3, Max: 3}},
+		{From: 1},
+		{From: 2, Latency: Latency{N: 2, P50: 7, P95: 40, P99: 40, Max: 40}},
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("timeline = %+v, want %+v", got, want)
+	}
+	if !slices.Equal(ds, []time.Duration{3 * ms, 1 * ms, 40 * ms, 2 * ms, 7 * ms}) {
+		t.Errorf("timeline reordered the acks: %v", ds)
+	}
+	if timeline(ds, ats, t0, 0) != nil || timeline(ds, ats[:2], t0, time.Second) != nil {
+		t.Errorf("a timeline without a width, or with times that do not match the acks")
+	}
+}
+
 func TestBaselineViews(t *testing.T) {
 	for _, players := range []int{2, 3, 8} {
 		b, err := NewBaseline(players, 9)
@@ -120,5 +144,23 @@ func TestThinkPause(t *testing.T) {
 		if got := thinkPause(c.think, c.first); got != c.want {
 			t.Errorf("thinkPause(%v, %v) = %v, want %v", c.think, c.first, got, c.want)
 		}
+	}
+}
+
+func TestSchedLatency(t *testing.T) {
+	bounds := []float64{0, .001, .002, .004, math.Inf(1)}
+	before := []uint64{5, 5, 5, 5}
+	after := []uint64{105, 55, 43, 7}
+	got := schedLatency(bounds, before, after)
+	want := Latency{N: 190, P50: 1, P95: 4, P99: 4, Max: 4}
+	if got != want {
+		t.Errorf("schedLatency = %+v, want %+v", got, want)
+	}
+	if (schedLatency(bounds, before, before) != Latency{}) || (schedLatency(bounds[:3], before, after) != Latency{}) {
+		t.Errorf("no waits, or buckets that do not match, gave a summary")
+	}
+	b, c := schedCounts()
+	if len(b) != len(c)+1 || len(c) == 0 {
+		t.Errorf("schedCounts: %d bounds for %d counts", len(b), len(c))
 	}
 }

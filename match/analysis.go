@@ -29,8 +29,14 @@ const RateNodes = 200_000
 // look at (winnableOnly, difficulty): each candidate costs a solve.
 const maxChosenReplacements = 40
 
-// maxAnalyses bounds an Analyzer's memo; when it is full it starts again.
-const maxAnalyses = 4096
+// maxAnalyses bounds each generation of an Analyzer's memo: when the
+// newer one is full it becomes the older, and the older is dropped, so a
+// deal solved within the last maxAnalyses is always kept. Each answer
+// holds a line of some fifty moves: the memo stays under a few MB. (One
+// generation of 4,096 that started again when full dropped the deals a
+// server had just solved ahead of its holes' ends whenever more than
+// 4,096 rooms played at once.)
+const maxAnalyses = 8192
 
 // Analyzer runs the solver for rooms and tournaments and remembers its
 // answers by deal, so a fold re-applied after a reload, or every entrant of
@@ -51,6 +57,7 @@ type Analyzer struct {
 
 	mu      sync.Mutex
 	deals   map[analysisKey]*analysis
+	older   map[analysisKey]*analysis
 	choices map[choiceKey]*choice
 	// idle holds solvers for reuse (see getSolver): their tables are
 	// large, and allocating them for every deal kept the garbage collector
@@ -119,8 +126,9 @@ type analysisKey struct {
 
 // analysis is a deal's solution and difficulty, computed once.
 type analysis struct {
-	once sync.Once
-	sol  golf.Solution
+	once   sync.Once
+	sol    golf.Solution
+	solved atomic.Bool // sol is set
 
 	rateOnce sync.Once
 	rate     golf.Difficulty
@@ -131,15 +139,32 @@ func (a *Analyzer) analysisOf(v golf.Variant, seed golf.Seed) *analysis {
 	k.v.Options.Undo = false // undo changes nothing the solver sees
 	a.mu.Lock()
 	defer a.mu.Unlock()
+	if x, ok := a.deals[k]; ok {
+		return x
+	}
+	x, ok := a.older[k]
+	if !ok {
+		x = &analysis{}
+	}
+	if len(a.deals) >= maxAnalyses {
+		a.older, a.deals = a.deals, map[analysisKey]*analysis{}
+	}
+	a.deals[k] = x
+	return x
+}
+
+// Solved reports whether the deal's answer is memoized (a Solve would
+// not run the solver).
+func (a *Analyzer) Solved(v golf.Variant, seed golf.Seed) bool {
+	k := analysisKey{v: v, seed: seed}
+	k.v.Options.Undo = false
+	a.mu.Lock()
 	x, ok := a.deals[k]
 	if !ok {
-		if len(a.deals) >= maxAnalyses {
-			a.deals = map[analysisKey]*analysis{}
-		}
-		x = &analysis{}
-		a.deals[k] = x
+		x, ok = a.older[k]
 	}
-	return x
+	a.mu.Unlock()
+	return ok && x.solved.Load()
 }
 
 // Solve returns the solver's answer for the deal of the variant and seed
@@ -158,6 +183,7 @@ func (a *Analyzer) solve(v golf.Variant, seed golf.Seed, run func(fn func())) go
 			s := a.getSolver()
 			x.sol = s.Solve(&d, &golf.SolveOptions{MaxNodes: a.solveNodes})
 			a.putSolver(s)
+			x.solved.Store(true)
 		}
 		through(run, work)
 	})

@@ -368,3 +368,29 @@ func BenchmarkAnalyzerRate(b *testing.B) {
 		}
 	}
 }
+
+// TestAnalyzerKeepsRecentDeals checks that a deal solved ahead stays
+// memoized while as many other deals as the memo holds are looked up
+// after it (a server warms the deals of thousands of rooms' holes before
+// they end).
+func TestAnalyzerKeepsRecentDeals(t *testing.T) {
+	t.Parallel()
+	an := NewAnalyzer(testSolveNodes, testRateNodes)
+	v := DefaultSettings().Variant
+	a := golf.Seed{1, 2, 3}
+	if an.Solved(v, a) {
+		t.Fatal("a deal never solved reads as solved")
+	}
+	an.Solve(v, a)
+	runs := an.Runs()
+	for i := range maxAnalyses {
+		an.analysisOf(v, golf.Seed{byte(i), byte(i >> 8), 9})
+	}
+	if !an.Solved(v, a) {
+		t.Errorf("the deal solved before %d others were looked up is no longer memoized", maxAnalyses)
+	}
+	an.Solve(v, a)
+	if an.Runs() != runs {
+		t.Errorf("solving the deal again ran the solver (%d runs, want %d)", an.Runs(), runs)
+	}
+}

@@ -44,17 +44,12 @@ func (s *Server) getBestLine(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, rp)
 }
 
-// warmBest solves the deal of a hole as soon as the hole starts, off the
-// hub's goroutine, in the solver pool at normal priority, so the end of
-// the hole finds its best score memoized (the analyzer keeps one answer a
-// deal for every room that plays it). A hole's deal is not solved earlier
-// (with the round's draw): most rooms under load, and many in play, never
-// reach their later holes, and each solve costs some 5 ms of CPU. Not in
-// tournament rooms: the tournament solves a hole's best on its own
-// goroutine once the hole is safe, and would wait for a warm-up queued at
-// normal priority behind other work. When the pool already has more
-// normal work waiting than it has workers it does nothing (a best is then
-// solved when its hole ends).
+// warmBest queues the deal of a hole that has just started to be solved
+// ahead of the hole's end (bestWarmer). Not in tournament rooms: the
+// tournament solves a hole's best on its own goroutine once the hole is
+// safe. A hole's deal is not solved earlier (with the round's draw):
+// many rooms never reach their later holes, and each solve costs some
+// 5 ms of CPU.
 func (s *Server) warmBest(r *match.Room, notices []match.Notice) {
 	if r.Tournament != "" {
 		return
@@ -63,19 +58,9 @@ func (s *Server) warmBest(r *match.Room, notices []match.Notice) {
 		if n.Kind != match.NoticeHoleStarted {
 			continue
 		}
-		h := r.CurrentHole()
-		if h == nil || h.Number != n.Hole {
-			continue
+		if h := r.CurrentHole(); h != nil && h.Number == n.Hole {
+			s.warm.add(r.Settings.Variant, h.Seed)
 		}
-		if st := s.solver.Stats(); st.Queued[solverpool.Normal] >= st.Workers {
-			continue
-		}
-		v, seed := r.Settings.Variant, h.Seed
-		s.tasks.goCtx(func(context.Context) {
-			// A job the pool did not run would run here: the pool's own
-			// context, not the task's, decides.
-			s.analyzer.Warm(v, seed, func(fn func()) { _ = s.solver.Do(context.Background(), solverpool.Normal, "", fn) })
-		})
 	}
 }
 

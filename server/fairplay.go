@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
-	"runtime"
 	"syscall"
 	"time"
 
@@ -173,16 +172,10 @@ func (s *Server) fairplayEntries(r *match.Room, notices []match.Notice) []store.
 // measureAnalysis runs one hole's analysis on its own OS thread, adds
 // the thread's CPU time to golf_fairplay_cpu_seconds_total and returns
 // it (what the analysis spends of its budget).
-func (s *Server) measureAnalysis(run func()) (cpu time.Duration) {
-	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
-	t0 := threadCPUTime()
-	defer func() {
-		cpu = threadCPUTime() - t0
-		s.fair.cpu.Add(cpu.Seconds())
-	}()
-	run()
-	return 0
+func (s *Server) measureAnalysis(run func()) time.Duration {
+	cpu := threadCPU(run)
+	s.fair.cpu.Add(cpu.Seconds())
+	return cpu
 }
 
 // threadCPUTime is the CPU time of the calling thread (Linux:

@@ -48,7 +48,11 @@ func newMetrics() *metrics {
 		delayDropped: prometheus.NewCounter(prometheus.CounterOpts{Name: "golf_spectator_frames_dropped_total", Help: "Delayed spectator frames dropped past a room's queue cap (a later whole view replaced them)."}),
 	}
 	m.reg.MustRegister(m.delayDropped, m.pingClosed, m.rooms, m.conns, m.moves, m.moveLatency, m.slowClosed, m.flooded, m.created, m.refused,
-		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+		// The scheduler's metrics besides the defaults: how long
+		// goroutines waited to run (go_sched_latencies_seconds), the part
+		// of a move's latency that is the process's cores being busy.
+		collectors.NewGoCollector(collectors.WithGoCollectorRuntimeMetrics(collectors.MetricsScheduler)),
+		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }
 

@@ -250,6 +250,7 @@ type Server struct {
 	// reviews are the latest post-round analyses (review.go).
 	reviews  reviewCache
 	solver   *solverpool.Pool
+	warm     *bestWarmer // warm.go
 	seeds    *seedpool.Pools
 	smetrics *solverMetrics
 

@@ -176,6 +176,8 @@ func (s *Server) newSolverParts() {
 	// deals travelled in events) is a high-priority job of the pool.
 	s.analyzer.SetRunner(func(fn func()) { _ = s.solver.Do(context.Background(), solverpool.High, "", fn) })
 	s.smetrics = newSolverMetrics(s.metrics.reg, s.solver)
+	s.warm = newBestWarmer(s.analyzer, s.solver, fairplayCores(0))
+	s.tasks.goCtx(s.warm.run)
 	solve, rate := s.analyzer.Budgets()
 	s.seeds = seedpool.New(seedpool.Options{Store: s.opts.SeedPools, Size: s.opts.SeedPoolSize, SolveNodes: solve, RateNodes: rate,
 		Solver: s.solver, Logger: s.log, Filled: s.smetrics.poolFilled.Inc})

@@ -3,7 +3,8 @@
 //
 // Every solver call of the server goes through one Pool: the best score
 // of a finished hole and hints first (High), search bots and fair-play
-// analysis next (Normal), the filling of the seed pools last (Low). A
+// analysis next (Normal), the filling of the seed pools and the best
+// scores solved ahead of holes' ends last (Low). A
 // worker always takes the oldest job of the highest priority waiting, so
 // a flood of low-priority work delays a high-priority job by at most the
 // jobs already running (each bounded by its node budget). A client (a
@@ -28,7 +29,8 @@ const (
 	High Priority = iota
 	// Normal: search bots' thinking, fair-play analysis.
 	Normal
-	// Low: background work (filling the seed pools).
+	// Low: background work (filling the seed pools, solving the deals
+	// of holes that have just started ahead of their ends).
 	Low
 	nPriorities
 )

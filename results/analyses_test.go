@@ -25,10 +25,7 @@ import (
 func TestAnalyseBatch(t *testing.T) {
 	t.Parallel()
 	st := fairplay.NewMemoryStore()
-	c := func() prometheus.Counter { return prometheus.NewCounter(prometheus.CounterOpts{Name: "c"}) }
-	holds := review.New(review.Options{Store: st, Accounts: inmem.New(), Logger: quietLog(), Now: time.Now,
-		Config: fairplay.Config{Samples: 2, Nodes: 300}, Rule: fairplay.DefaultRule,
-		Held: c(), Voided: c(), Analysed: c(), Flagged: c(), Failed: c()})
+	holds := testHolds(st, func(o *review.Options) {})
 	a := results.NewAnalyser(holds, nil, quietLog())
 	v := golf.DefaultVariant()
 	d := golf.NewDeal(v, golf.NumberedSeed(5))
@@ -85,10 +82,7 @@ func TestAnalyseBatch(t *testing.T) {
 func TestAnalyserBudget(t *testing.T) {
 	t.Parallel()
 	st := fairplay.NewMemoryStore()
-	c := func() prometheus.Counter { return prometheus.NewCounter(prometheus.CounterOpts{Name: "c"}) }
-	holds := review.New(review.Options{Store: st, Accounts: inmem.New(), Logger: quietLog(), Now: time.Now,
-		Config: fairplay.Config{Samples: 2, Nodes: 300}, Rule: fairplay.DefaultRule,
-		Held: c(), Voided: c(), Analysed: c(), Flagged: c(), Failed: c()})
+	holds := testHolds(st, func(o *review.Options) {})
 	now := time.Unix(1_700_000_000, 0)
 	var slept []time.Duration
 	budget := jobs.NewBudget(0.25, jobs.BudgetOptions{
@@ -125,4 +119,15 @@ func TestAnalyserBudget(t *testing.T) {
 	if want := 400 * time.Millisecond; total < want || total > want+time.Millisecond {
 		t.Errorf("the analyses rested %v (%v), want %v: 100 ms of CPU at a quarter of a core, once", total, slept, want)
 	}
+}
+
+// testHolds is the Holds the analyser tests file evidence with: st, a
+// cheap analysis, counters nobody reads; mod changes the options.
+func testHolds(st fairplay.Store, mod func(*review.Options)) *review.Holds {
+	c := func() prometheus.Counter { return prometheus.NewCounter(prometheus.CounterOpts{Name: "c"}) }
+	o := review.Options{Store: st, Accounts: inmem.New(), Logger: quietLog(), Now: time.Now,
+		Config: fairplay.Config{Samples: 2, Nodes: 300}, Rule: fairplay.DefaultRule,
+		Held: c(), Voided: c(), Analysed: c(), Flagged: c(), Failed: c()}
+	mod(&o)
+	return review.New(o)
 }

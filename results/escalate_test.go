@@ -7,7 +7,6 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
-	"golfsolitaire/accounts/inmem"
 	"golfsolitaire/fairplay"
 	"golfsolitaire/fairplay/review"
 	"golfsolitaire/golf"
@@ -25,12 +24,11 @@ func TestAnalyseEscalated(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	st := fairplay.NewMemoryStore()
-	c := func() prometheus.Counter { return prometheus.NewCounter(prometheus.CounterOpts{Name: "c"}) }
-	deepCount := &countCounter{Counter: c()}
+	deepCount := &countCounter{Counter: prometheus.NewCounter(prometheus.CounterOpts{Name: "c"})}
 	base, deep := fairplay.Config{Samples: 2, Nodes: 3000}, fairplay.Config{Samples: 5, Nodes: 3000}
-	holds := review.New(review.Options{Store: st, Accounts: inmem.New(), Logger: quietLog(), Now: time.Now,
-		Config: base, Escalation: fairplay.Escalation{Level: 1, Deep: deep}, Deep: deepCount, Rule: fairplay.DefaultRule,
-		Held: c(), Voided: c(), Analysed: c(), Flagged: c(), Failed: c()})
+	holds := testHolds(st, func(o *review.Options) {
+		o.Config, o.Escalation, o.Deep = base, fairplay.Escalation{Level: 1, Deep: deep}, deepCount
+	})
 	a := results.NewAnalyser(holds, nil, quietLog())
 	t0 := time.Date(2026, 12, 6, 9, 0, 0, 0, time.UTC)
 	// A hole with a likelihood ratio of about 24 (the real order alone

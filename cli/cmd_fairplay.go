@@ -95,6 +95,7 @@ type simOutput struct {
 type simFlags struct {
 	rounds, holes, workers, first int
 	asJSON                        bool
+	record                        string
 	players                       []sim.Player
 	v                             golf.Variant
 	cfg                           fairplay.Config
@@ -122,6 +123,7 @@ func parseSimFlags(args []string, e env) (simFlags, error) {
 	probe := fs.Int64("probe", fairplay.DefaultConfig.Probe, "node budget of a decision's first solve on every order (0: --nodes at once)")
 	misses := fs.Int("misses", fairplay.DefaultConfig.Misses, "orders the probe may leave unfinished for the decision still to be scored")
 	escalation := fs.String("escalation", "default", "analyse a player's hole with the deeper setting while their score before it is at least a level, as the servers do: default, off, or the level in nats (fairplay.Escalation)")
+	record := fs.String("record", "", "append each round's analysed holes to this file, one JSON line a round (its informative segments, for scoring again offline)")
 	first := fs.Int("first", 0, "index of the first round (round r plays the deals of seed SHA-256(\"golf-fairplay-sim:r\"))")
 	if err := fs.Parse(args); err != nil {
 		return simFlags{}, &exitError{code: 2}
@@ -147,11 +149,15 @@ func parseSimFlags(args []string, e env) (simFlags, error) {
 	cfg := fairplay.DefaultConfig
 	cfg.Samples, cfg.Nodes, cfg.MaxSolves, cfg.MaxCards, cfg.Probe, cfg.Misses = *samples, *nodes, *maxSolves, *maxCards, *probe, *misses
 	cfg.OpeningSamples, cfg.OpeningStock, cfg.OpeningCards = *openingSamples, *openingStock, *openingCards
-	return simFlags{rounds: *rounds, holes: *holes, workers: *workers, first: *first, asJSON: *asJSON, players: players, v: v, cfg: cfg, esc: esc}, nil
+	return simFlags{rounds: *rounds, holes: *holes, workers: *workers, first: *first, asJSON: *asJSON, record: *record, players: players, v: v, cfg: cfg, esc: esc}, nil
 }
 
 func runFairplaySimulate(ctx context.Context, args []string, e env) error {
 	f, err := parseSimFlags(args, e)
+	if err != nil {
+		return err
+	}
+	rec, err := openSimRecord(f.record)
 	if err != nil {
 		return err
 	}
@@ -160,6 +166,12 @@ func runFairplaySimulate(ctx context.Context, args []string, e env) error {
 	t.init(len(f.players))
 	for d := range simRounds(ctx, f) {
 		t.add(d)
+		if d.err == nil {
+			rec.write(f.players[d.p], d.round, d.holes)
+		}
+	}
+	if err := rec.close(); err != nil {
+		return err
 	}
 	if ctx.Err() != nil {
 		fmt.Fprintln(e.stderr, "fairplay simulate: interrupted; the figures cover the rounds finished so far")
@@ -183,6 +195,8 @@ type simDone struct {
 	ev        fairplay.Evidence
 	cost      simCost
 	ms        []float64 // each hole's CPU ms
+	round     int
+	holes     []simRecordHole
 	err       error
 }
 
@@ -203,6 +217,7 @@ func simRounds(ctx context.Context, f simFlags) <-chan simDone {
 			for j := range jobs {
 				var c simCost
 				var each []float64
+				var holes []simRecordHole
 				analyse := func(d *golf.Deal, moves []golf.Move, before fairplay.Evidence) (fairplay.Hole, error) {
 					cfg, deep := f.esc.Choose(f.cfg, before) // the servers' choice (review.Holds)
 					t0 := threadCPUTime()
@@ -210,12 +225,16 @@ func simRounds(ctx context.Context, f simFlags) <-chan simDone {
 					ms := float64(threadCPUTime()-t0) / float64(time.Millisecond)
 					c.addHole(ms, h, deep)
 					each = append(each, ms)
+					holes = append(holes, recordHole(h, deep))
 					return h, err
 				}
 				seed := golf.Seed(sha256.Sum256(fmt.Appendf(nil, "golf-fairplay-sim:%d", f.first+j.r)))
 				res, err := sim.PlayRound(f.players[j.p], f.v, seed, f.holes, analyse)
+				for i := range min(len(holes), len(res.Knew)) {
+					holes[i].Knew = res.Knew[i]
+				}
 				select {
-				case out <- simDone{p: j.p, flaggedAt: res.FlaggedAt, peak: res.Peak, ev: res.Evidence, cost: c, ms: each, err: err}:
+				case out <- simDone{p: j.p, flaggedAt: res.FlaggedAt, peak: res.Peak, ev: res.Evidence, cost: c, ms: each, round: f.first + j.r, holes: holes, err: err}:
 				case <-ctx.Done():
 				}
 			}

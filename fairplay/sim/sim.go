@@ -56,6 +56,8 @@ type Round struct {
 	// Analysis is the work of the detector: holes analysed, solves, nodes.
 	Solves int
 	Nodes  int64
+	// Knew says, hole by hole, whether the player knew the stock on it.
+	Knew []bool
 }
 
 // Analyse is the analysis of one hole (fairplay.AnalyseHole with a
@@ -83,6 +85,7 @@ func PlayRound(p Player, v golf.Variant, round golf.Seed, holes int, analyse Ana
 	for h := 1; h <= holes; h++ {
 		d := golf.NewDeal(v, round.HoleSeed(h))
 		knows := p.Kind == Clairvoyant && rng.Float64() < p.KnowsStock
+		out.Knew = append(out.Knew, knows)
 		moves, err := PlayHole(p, &d, h, knows, rng.Uint64())
 		if err != nil {
 			return out, err

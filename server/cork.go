@@ -26,7 +26,11 @@ func (w *corkWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 		return nil, nil, err
 	}
 	w.conn = &corkConn{Conn: c}
-	return w.conn, bufio.NewReadWriter(brw.Reader, bufio.NewWriterSize(w.conn, 4096)), nil
+	// The server's own writer for the connection (4 kB, unused once
+	// hijacked) now writes to the corkable one: a second buffer a socket
+	// would be 4 kB more of every connection's memory.
+	brw.Writer.Reset(w.conn)
+	return w.conn, brw, nil
 }
 
 // corkConn is a net.Conn whose writes, while it is corked, are kept until

@@ -17,7 +17,7 @@
 //     queued together go out in one write) and makes a conn (conn.go).
 //  2. conn.go: conn.serve starts the socket's writer (sender.go: one
 //     goroutine and a small buffer per socket; a client that cannot keep
-//     up is closed, never waited on) and its pinger, then conn.run reads
+//     up is closed, never waited on; its ticker pings the socket), then conn.run reads
 //     the hello (protocol version, room code, seat token, the last
 //     version seen), acquires the room's hub and attaches to it.
 //     Each later frame passes the connection's rate bucket and goes to

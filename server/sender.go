@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/coder/websocket"
@@ -110,11 +111,30 @@ func (s *sender) shut(code websocket.StatusCode, reason string, flush, dead bool
 }
 
 // run writes queued messages until the socket closes; then it sends what
-// is left when asked to, and closes the socket.
-func (s *sender) run() {
+// is left when asked to, and closes the socket. Every pingEvery (none if
+// 0) it pings the socket (see ping): the pinger is this goroutine's
+// ticker, not a goroutine of its own waiting out the interval beside
+// every socket's reader and writer.
+func (s *sender) run(ctx context.Context, pingEvery time.Duration, gone func()) {
 	defer close(s.done)
+	var pings sync.WaitGroup
+	defer pings.Wait()
+	var tick <-chan time.Time
+	if pingEvery > 0 {
+		t := time.NewTicker(pingEvery)
+		defer t.Stop()
+		tick = t.C
+	}
+	var pinging atomic.Bool
 	for {
 		select {
+		case <-tick:
+			if pinging.CompareAndSwap(false, true) {
+				pings.Go(func() {
+					defer pinging.Store(false)
+					s.ping(ctx, pingEvery, gone)
+				})
+			}
 		case m := <-s.queue:
 			if ok, timedOut := s.writeOut(m, s.timeout); !ok {
 				// A write that timed out: the client does not read (fast
@@ -199,42 +219,36 @@ func (s *sender) write(msg []byte, timeout time.Duration) (ok, timedOut bool) {
 	return true, false
 }
 
-// pinger pings the socket every PingEvery; when a pong has not come by the
-// next ping, the peer is gone (or not reading): the socket is closed. The
-// pongs are read by the socket's reader, which always runs.
-func (s *Server) pinger(ctx context.Context, out *sender) {
-	t := time.NewTicker(s.opts.PingEvery)
-	defer t.Stop()
-	for {
+// ping pings the socket and waits for its pong, at most timeout (the
+// interval between pings): when none has come by then, the peer is gone
+// (or not reading) and the socket is dropped, gone counting it. The pong
+// is read by the socket's reader, which always runs; this goroutine lives
+// for the ping's round trip only.
+func (s *sender) ping(ctx context.Context, timeout time.Duration, gone func()) {
+	pctx, cancel := context.WithTimeout(ctx, timeout)
+	err := s.ws.Ping(pctx)
+	cancel()
+	if err != nil && ctx.Err() == nil {
 		select {
-		case <-ctx.Done():
+		case <-s.closed: // closing already: the ping failed for that
 			return
-		case <-out.closed:
-			return
-		case <-t.C:
+		default:
 		}
-		pctx, cancel := context.WithTimeout(ctx, s.opts.PingEvery)
-		err := out.ws.Ping(pctx)
-		cancel()
-		if err != nil {
-			if ctx.Err() == nil {
-				s.metrics.pingClosed.Inc()
-				out.drop()
-			}
-			return
+		if gone != nil {
+			gone()
 		}
+		s.drop()
 	}
 }
 
-// serveSocket runs a socket's writer and pinger while f reads it, and
-// returns once all three have stopped and the socket is closed: f's
+// serveSocket runs a socket's writer (which pings it too) while f reads
+// it, and returns once both have stopped and the socket is closed: f's
 // return closes the socket (after what is queued) unless it was closed
 // already.
 func (s *Server) serveSocket(ctx context.Context, out *sender, f func(ctx context.Context)) {
 	ctx, cancel := context.WithCancel(ctx)
 	var wg sync.WaitGroup
-	wg.Go(out.run)
-	wg.Go(func() { s.pinger(ctx, out) })
+	wg.Go(func() { out.run(ctx, s.opts.PingEvery, s.metrics.pingClosed.Inc) })
 	defer wg.Wait()
 	defer cancel()
 	defer out.close(websocket.StatusNormalClosure, "")

@@ -300,17 +300,60 @@ func (s *Server) capSockets(next http.HandlerFunc) http.HandlerFunc {
 			tooMany(w, 5*time.Second, msg)
 			return
 		}
-		defer s.closeSocket(sock, shared)
-		next(w, r.WithContext(context.WithValue(r.Context(), clientKey{}, client)))
+		held := &heldSocket{client: client, release: func() { s.closeSocket(sock, shared) }}
+		defer func() {
+			if !held.kept {
+				held.release()
+			}
+		}()
+		next(w, r.WithContext(context.WithValue(r.Context(), heldKey{}, held)))
 	}
 }
 
-type clientKey struct{}
+// heldSocket is the socket capSockets counted for a request: released
+// when the handler returns, or, once the handler keeps it (keepSocket),
+// by whoever serves the socket past the handler's return.
+type heldSocket struct {
+	client  string
+	kept    bool
+	release func()
+}
+
+type heldKey struct{}
 
 // requestClient is the client a capSockets handler counted.
 func requestClient(r *http.Request, header string) string {
-	if c, ok := r.Context().Value(clientKey{}).(string); ok {
-		return c
+	if h, ok := r.Context().Value(heldKey{}).(*heldSocket); ok {
+		return h.client
 	}
 	return clientOf(r, header)
+}
+
+// keepSocket takes over the release of the request's counted socket, for
+// a handler that returns while its socket is still served: it returns
+// the release, which the caller must call once the socket is closed (a
+// no-op for a request capSockets did not count). Called on the handler's
+// goroutine, before it returns.
+func keepSocket(r *http.Request) (release func()) {
+	if h, ok := r.Context().Value(heldKey{}).(*heldSocket); ok {
+		h.kept = true
+		return h.release
+	}
+	return func() {}
+}
+
+// serveDetached serves an accepted socket on a goroutine of its own and
+// lets the HTTP handler return: the server's connection state for the
+// request (its response buffer, the request and its headers, a handler
+// goroutine's stack grown by the middleware) is freed, where it used to
+// live as long as the socket. The socket's context keeps the request's
+// values but not its cancellation (which a hijacked request never had
+// while its handler ran either).
+func serveDetached(r *http.Request, serve func(ctx context.Context)) {
+	release := keepSocket(r)
+	ctx := context.WithoutCancel(r.Context())
+	go func() {
+		defer release()
+		serve(ctx)
+	}()
 }

@@ -314,7 +314,9 @@ func (p ports) Serve(w http.ResponseWriter, r *http.Request, watch func(ctx cont
 		}
 		ws.SetReadLimit(protocol.MaxMessage)
 		sock := socket{ws: ws, out: newSender(ws, s.opts.SendBuffer, s.opts.WriteTimeout, s.metrics.slowClosed.Inc)}
-		s.serveSocket(r.Context(), sock.out, func(ctx context.Context) { watch(ctx, sock) })
+		serveDetached(r, func(ctx context.Context) {
+			s.serveSocket(ctx, sock.out, func(ctx context.Context) { watch(ctx, sock) })
+		})
 	})(w, r)
 }
 

@@ -509,7 +509,7 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 	ws.SetReadLimit(protocol.MaxMessage)
 	c := newConn(s, ws, requestClient(r, s.opts.Limits.TrustedHeader))
 	c.out.cork = cw.conn
-	c.serve(r.Context())
+	serveDetached(r, c.serve)
 }
 
 // writeJSON, writeError and decodeBody are package api's, shared with

@@ -296,14 +296,28 @@ func TestSocketCaps(t *testing.T) {
 		ctx := testCtx(t)
 		e := limited(t, func(l *limit.Limits) { l.Connections = 5 })
 		g := e.create(t, ctx, stroke(2, 1, nil), "Ana")
+		var first *client.Conn
 		for i := range 5 {
-			dial(t, ctx, e.ts, g[0].Code, "")
-			_ = i
+			c := dial(t, ctx, e.ts, g[0].Code, "")
+			if i == 0 {
+				first = c
+			}
 		}
 		_, err := client.Dial(ctx, e.ts, &client.Options{Room: g[0].Code, HTTPClient: from("127.0.0.3")})
 		if err == nil || !strings.Contains(err.Error(), "429") {
 			t.Fatalf("sixth socket: %v, want 429", err)
 		}
+		// A socket that closes gives its place back (the handler returned
+		// long before: the socket's own goroutine releases it).
+		first.CloseNow()
+		waitFor(t, 10*time.Second, "a closed socket's place to be given back", func() bool {
+			c, err := client.Dial(ctx, e.ts, &client.Options{Room: g[0].Code, HTTPClient: from("127.0.0.3")})
+			if err != nil {
+				return false
+			}
+			c.CloseNow()
+			return true
+		})
 	})
 }
 

@@ -105,6 +105,11 @@ type Solver struct {
 	// rankBits[i][m]: the ranks of the cards at positions m<<(7*i), for
 	// layouts of up to 35 positions (see ranksAt)
 	rankBits [5][128]uint16
+	// what the rank tables were built for (setupRanks)
+	ranksOK    bool
+	ranksKings Kings
+	ranksN     int
+	ranksRank  [maxPositions]uint8
 	neg      bool
 	stock1   []uint8
 	suffix1  []uint16
@@ -285,6 +290,13 @@ func (s *Solver) setupLayout(pos position) {
 // rank lies, and their 7-bit lookup tables.
 func (s *Solver) setupRanks(pos position) {
 	k := pos.v.Options.Kings
+	// The tables follow from the kings rule and the tableau's ranks
+	// alone: the solves of one deal (a hole's best, a fair-play
+	// analysis's thousands over sampled stocks) build them once.
+	if s.ranksOK && s.ranksKings == k && s.ranksN == s.n && s.ranksRank == s.rank {
+		return
+	}
+	s.ranksOK, s.ranksKings, s.ranksN, s.ranksRank = true, k, s.n, s.rank
 	for r := 0; r <= 13; r++ {
 		var m uint16
 		for t := 0; t <= noneIdx; t++ {
@@ -315,30 +327,29 @@ func (s *Solver) setupRanks(pos position) {
 			s.rankPos[s.rank[p]] |= 1 << p
 		}
 	}
-	for m := 0; m < 128; m++ {
-		var fl, fh, pl, ph uint64
-		for b := 0; b < 7; b++ {
-			if m>>b&1 == 1 {
-				fl |= s.fitPos[b]
-				fh |= s.fitPos[b+7]
-				pl |= s.rankPos[b]
-				if b+7 < 14 {
-					ph |= s.rankPos[b+7]
-				}
-			}
+	// Each 7-bit set's entry is the entry of the set without its lowest
+	// bit, plus that bit's.
+	s.fitLo[0], s.fitHi[0], s.posLo[0], s.posHi[0] = 0, 0, 0, 0
+	for m := 1; m < 128; m++ {
+		b, prev := bits.TrailingZeros(uint(m)), m&(m-1)
+		s.fitLo[m] = s.fitLo[prev] | s.fitPos[b]
+		s.fitHi[m] = s.fitHi[prev] | s.fitPos[b+7]
+		s.posLo[m] = s.posLo[prev] | s.rankPos[b]
+		s.posHi[m] = s.posHi[prev]
+		if b+7 < 14 {
+			s.posHi[m] |= s.rankPos[b+7]
 		}
-		s.fitLo[m], s.fitHi[m], s.posLo[m], s.posHi[m] = fl, fh, pl, ph
 	}
 	if s.n <= 35 {
 		for i := range s.rankBits {
-			for m := 0; m < 128; m++ {
-				var r uint16
-				for b := 0; b < 7; b++ {
-					if p := 7*i + b; m>>b&1 == 1 && p < s.n {
-						r |= 1 << s.rank[p]
-					}
+			t := &s.rankBits[i]
+			t[0] = 0
+			for m := 1; m < 128; m++ {
+				b := bits.TrailingZeros(uint(m))
+				t[m] = t[m&(m-1)]
+				if p := 7*i + b; p < s.n {
+					t[m] |= 1 << s.rank[p]
 				}
-				s.rankBits[i][m] = r
 			}
 		}
 	}

@@ -110,14 +110,14 @@ type Solver struct {
 	ranksKings Kings
 	ranksN     int
 	ranksRank  [maxPositions]uint8
-	neg      bool
-	stock1   []uint8
-	suffix1  []uint16
-	stock2   []uint8
-	suffix2  []uint16
-	cur      []uint8  // the stock being turned (stock1, or stock2 after a redeal)
-	suffix   []uint16 // suffix[i]: rank bits of cur[i:]
-	ranksOf  uint16   // rank bits of every card off the tableau at the start
+	neg        bool
+	stock1     []uint8
+	suffix1    []uint16
+	stock2     []uint8
+	suffix2    []uint16
+	cur        []uint8  // the stock being turned (stock1, or stock2 after a redeal)
+	suffix     []uint16 // suffix[i]: rank bits of cur[i:]
+	ranksOf    uint16   // rank bits of every card off the tableau at the start
 	// The matching bound (see deficiency), for strict and queen-on-king
 	// without jokers or redeals.
 	match   bool

@@ -12,6 +12,10 @@ import (
 // best score, a fair-play analysis), and on a server with one core it
 // would otherwise hold the core for the scheduler's whole slice (10 ms)
 // each time, while the connections' goroutines, ready to run, wait.
+//
+// The count runs across a solver's solves, so the many small solves of a
+// fair-play analysis (a few hundred nodes each) yield as often as one
+// long solve does.
 const yieldEvery = 8192
 
 // SolveOptions is the search budget of Solve. Zero values mean no limit.
@@ -20,6 +24,11 @@ type SolveOptions struct {
 	MaxNodes int64
 	// Deadline stops the search at this time (zero: none).
 	Deadline time.Time
+	// Yield, when set, is how the search gives way to other goroutines
+	// every yieldEvery nodes, in place of runtime.Gosched: work that must
+	// wait while others are ready to run passes its own (the servers'
+	// background solves, package idle).
+	Yield func()
 	// Keep keeps what the solver's previous solve proved (its table) when
 	// that solve was of a position of the same game with the same
 	// tableau cards and the same stock to come, in the same order, and no
@@ -133,6 +142,10 @@ type Solver struct {
 	tt       table
 	nodes    int64
 	yields   int64 // times the search let other goroutines run (yieldEvery)
+	// sinceYield counts the nodes since the last yield, across solves;
+	// yieldFn is the solve's SolveOptions.Yield.
+	sinceYield int64
+	yieldFn    func()
 	maxNodes int64
 	deadline time.Time
 	aborted  bool
@@ -637,10 +650,14 @@ func suffixRanks(dst []uint16, st []uint8) []uint16 {
 func (s *Solver) solve(pos position, opt *SolveOptions) Solution {
 	s.setup(pos)
 	s.nodes, s.aborted = 0, false
-	s.maxNodes, s.deadline = 0, time.Time{}
+	s.maxNodes, s.deadline, s.yieldFn = 0, time.Time{}, nil
 	if opt != nil {
-		s.maxNodes, s.deadline = opt.MaxNodes, opt.Deadline
+		s.maxNodes, s.deadline, s.yieldFn = opt.MaxNodes, opt.Deadline, opt.Yield
 	}
+	if s.sinceYield >= yieldEvery {
+		s.yield()
+	}
+	defer func() { s.sinceYield += s.nodes & 1023 }() // the nodes search's count did not reach
 	if !s.kept(pos, opt != nil && opt.Keep) {
 		s.tt.reset()
 	}
@@ -726,6 +743,17 @@ func (s *Solver) kept(pos position, keep bool) bool {
 	s.keepV, s.keepLay, s.keepRank = pos.v, pos.lay, s.rank
 	s.keepStk = append(s.keepStk[:0], s.stock1...)
 	return same
+}
+
+// yield lets other goroutines run (see yieldEvery).
+func (s *Solver) yield() {
+	s.sinceYield -= yieldEvery
+	s.yields++
+	if s.yieldFn != nil {
+		s.yieldFn()
+		return
+	}
+	runtime.Gosched()
 }
 
 // wasteTop is the rank index of the waste's top card, or noneIdx.
@@ -1113,9 +1141,8 @@ func (s *Solver) search(present uint64, top uint8, next, redeals int, h uint64) 
 		if s.maxNodes > 0 && s.nodes >= s.maxNodes || !s.deadline.IsZero() && time.Now().After(s.deadline) {
 			s.aborted = true
 		}
-		if s.nodes%yieldEvery == 0 {
-			s.yields++
-			runtime.Gosched()
+		if s.sinceYield += 1024; s.sinceYield >= yieldEvery {
+			s.yield()
 		}
 	}
 	if s.passLimit > 0 && s.nodes >= s.passLimit && !s.aborted {

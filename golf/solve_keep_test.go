@@ -79,3 +79,31 @@ func TestSolveYields(t *testing.T) {
 		t.Fatalf("the deal took %d nodes: too few to check", sol.Nodes)
 	}
 }
+
+// TestSolveYieldsAcrossSolves: the nodes between yields count across a
+// solver's solves, so many small solves (a fair-play analysis's, a few
+// hundred nodes each) yield as a long one does, through the options'
+// Yield when it is set.
+func TestSolveYieldsAcrossSolves(t *testing.T) {
+	t.Parallel()
+	d := NewDeal(Variant{}, Seed{7})
+	st := NewState(&d)
+	for range 12 { // into the hole: smaller solves
+		if st.Over() {
+			break
+		}
+		_ = st.Apply(st.Legal()[0])
+	}
+	var s Solver
+	var hooked, total int64
+	opt := &SolveOptions{MaxNodes: 20000, Yield: func() { hooked++ }}
+	for range 300 {
+		total += s.SolveState(st, opt).Nodes
+	}
+	if total < 4*yieldEvery {
+		t.Fatalf("%d nodes in all: too few to check", total)
+	}
+	if want := total/yieldEvery - 1; hooked < want || s.yields != hooked {
+		t.Errorf("%d nodes over 300 solves: the hook ran %d times (%d yields), want at least %d (since %d)", total, hooked, s.yields, want, s.sinceYield)
+	}
+}

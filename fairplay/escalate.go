@@ -64,7 +64,7 @@ func (e Escalation) Choose(base Config, ev Evidence) (Config, bool) {
 		return base, false
 	}
 	deep := e.Deep
-	deep.Key = base.Key
+	deep.Key, deep.Yield = base.Key, base.Yield
 	return deep, true
 }
 

@@ -173,6 +173,11 @@ type Config struct {
 	// Key seeds the sampler (with the deal and the position), so an
 	// analysis is reproducible; a server uses a secret of its own.
 	Key [32]byte `json:"-"`
+	// Yield, when set, is how the analysis's solves give way to other
+	// goroutines (golf.SolveOptions.Yield): a server passes one that waits
+	// while its rooms' goroutines are ready to run (package idle). It
+	// changes when the work runs, never its outcome.
+	Yield func() `json:"-"`
 }
 
 // DefaultConfig is the analysis the server and the simulator run. The
@@ -553,7 +558,7 @@ func (a *analyser) score(p pendingDecision, fresh bool) scored {
 	n := len(orders)
 	var sc scored
 	run := func(j int, c *golf.State, budget int64, keep bool) golf.Solution {
-		sol := a.svs[j].SolveState(c, &golf.SolveOptions{MaxNodes: budget, Keep: keep})
+		sol := a.svs[j].SolveState(c, &golf.SolveOptions{MaxNodes: budget, Keep: keep, Yield: a.cfg.Yield})
 		sc.solves++
 		sc.nodes += sol.Nodes
 		return sol

@@ -54,6 +54,9 @@ type Analyzer struct {
 	// run runs each solver run of Solve and Rate (SetRunner); nil: on the
 	// caller's goroutine.
 	run func(fn func())
+	// yield is how those runs give way to other goroutines (SetYield);
+	// nil: runtime.Gosched.
+	yield func()
 
 	mu      sync.Mutex
 	deals   map[analysisKey]*analysis
@@ -181,7 +184,7 @@ func (a *Analyzer) solve(v golf.Variant, seed golf.Seed, run func(fn func())) go
 			a.runs.Add(1)
 			d := golf.NewDeal(v, seed)
 			s := a.getSolver()
-			x.sol = s.Solve(&d, &golf.SolveOptions{MaxNodes: a.solveNodes})
+			x.sol = s.Solve(&d, &golf.SolveOptions{MaxNodes: a.solveNodes, Yield: a.yield})
 			a.putSolver(s)
 			x.solved.Store(true)
 		}
@@ -207,7 +210,7 @@ func (a *Analyzer) Rate(v golf.Variant, seed golf.Seed) golf.Difficulty {
 			a.runs.Add(1)
 			d := golf.NewDeal(v, seed)
 			s := a.getSolver()
-			x.rate = s.Rate(&d, &golf.SolveOptions{MaxNodes: a.rateNodes})
+			x.rate = s.Rate(&d, &golf.SolveOptions{MaxNodes: a.rateNodes, Yield: a.yield})
 			a.putSolver(s)
 		})
 	})
@@ -221,6 +224,12 @@ func (a *Analyzer) Rate(v golf.Variant, seed golf.Seed) golf.Difficulty {
 // call the analyzer from inside run: with a bounded pool a job could wait
 // for a run that waits for that job's worker.
 func (a *Analyzer) SetRunner(run func(fn func())) { a.run = run }
+
+// SetYield makes the solver runs of Solve and Rate give way to other
+// goroutines with yield (golf.SolveOptions.Yield) every few thousand
+// nodes: a server's background work passes one that waits while its
+// rooms' goroutines are ready to run. Call it before any use.
+func (a *Analyzer) SetYield(yield func()) { a.yield = yield }
 
 // through runs fn with run, or on the caller's goroutine when run is nil
 // or did not run it.

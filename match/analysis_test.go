@@ -394,3 +394,20 @@ func TestAnalyzerKeepsRecentDeals(t *testing.T) {
 		t.Errorf("solving the deal again ran the solver (%d runs, want %d)", an.Runs(), runs)
 	}
 }
+
+// TestAnalyzerYield: the analyzer's solver runs give way through the
+// yield it is given (a server's waits for its rooms), about once every
+// 8,192 nodes.
+func TestAnalyzerYield(t *testing.T) {
+	t.Parallel()
+	an := NewAnalyzer(0, 0)
+	yields := 0
+	an.SetYield(func() { yields++ })
+	var nodes int64
+	for i := 1; i <= 20; i++ {
+		nodes += an.Solve(golf.DefaultVariant(), golf.NumberedSeed(i)).Nodes
+	}
+	if want := int(nodes/8192) - 1; nodes < 4*8192 || yields < want {
+		t.Errorf("%d nodes, %d yields through SetYield's; want at least %d", nodes, yields, want)
+	}
+}

@@ -78,7 +78,7 @@ func (s *Server) startFairplay(o *Fairplay) {
 	if o.Escalation != nil {
 		esc = *o.Escalation
 	}
-	cfg.Key = s.secret
+	cfg.Key, cfg.Yield = s.secret, s.yieldToRooms
 	if o.Rule != nil {
 		rule = *o.Rule
 	}

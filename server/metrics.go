@@ -25,6 +25,9 @@ type metrics struct {
 	created     prometheus.Counter
 	refused     *prometheus.CounterVec
 	pingClosed  prometheus.Counter
+	// yielded is how long background solves waited for the rooms'
+	// goroutines (idle.Yield).
+	yielded prometheus.Counter
 	// delayDropped counts spectator-delay frames dropped past the cap.
 	delayDropped prometheus.Counter
 }
@@ -45,9 +48,10 @@ func newMetrics() *metrics {
 		refused: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "golf_limited_total",
 			Help: "Requests and sockets refused by a per-client limit or a cap, by limit."}, []string{"limit"}),
 		pingClosed:   prometheus.NewCounter(prometheus.CounterOpts{Name: "golf_ping_closed_total", Help: "WebSockets closed for not answering a ping."}),
+		yielded:      prometheus.NewCounter(prometheus.CounterOpts{Name: "golf_background_yield_seconds_total", Help: "Time background solves (best scores, fair-play analyses) waited for the rooms' goroutines that were ready to run."}),
 		delayDropped: prometheus.NewCounter(prometheus.CounterOpts{Name: "golf_spectator_frames_dropped_total", Help: "Delayed spectator frames dropped past a room's queue cap (a later whole view replaced them)."}),
 	}
-	m.reg.MustRegister(m.delayDropped, m.pingClosed, m.rooms, m.conns, m.moves, m.moveLatency, m.slowClosed, m.flooded, m.created, m.refused,
+	m.reg.MustRegister(m.delayDropped, m.pingClosed, m.yielded, m.rooms, m.conns, m.moves, m.moveLatency, m.slowClosed, m.flooded, m.created, m.refused,
 		// The scheduler's metrics besides the defaults: how long
 		// goroutines waited to run (go_sched_latencies_seconds), the part
 		// of a move's latency that is the process's cores being busy.

@@ -8,6 +8,7 @@ import (
 
 	"golfsolitaire/bot"
 	"golfsolitaire/golf"
+	"golfsolitaire/internal/idle"
 	"golfsolitaire/match"
 	"golfsolitaire/seedpool"
 	"golfsolitaire/solverpool"
@@ -195,3 +196,9 @@ func (s *Server) stopSolver() {
 		s.solver.Close()
 	}
 }
+
+// yieldToRooms is how the server's background solves (the analyzer's
+// best scores and ratings, the fair-play analyses) give way every few
+// thousand nodes: they wait while the rooms' goroutines are ready to run
+// (package idle), so on a busy core they take only what the rooms leave.
+func (s *Server) yieldToRooms() { s.metrics.yielded.Add(idle.Yield().Seconds()) }

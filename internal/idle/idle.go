@@ -21,7 +21,7 @@ import (
 // a slice (about a millisecond of search) every MaxWait, some 5% of a
 // core, and is late rather than stopped.
 const (
-	Step    = 500 * time.Microsecond
+	Step    = time.Millisecond
 	MaxWait = 20 * time.Millisecond
 )
 

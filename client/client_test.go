@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"sync/atomic"
@@ -169,5 +170,50 @@ func patchesAndResync(t *testing.T, frames func(f *fakeRoom) [][]byte, resyncs i
 	// The view held encodes as the room's last view.
 	if got, _ := json.Marshal(c.View()); !bytes.Equal(got, f.views[len(f.views)-1]) {
 		t.Errorf("view held:\n%s\nwant\n%s", got, f.views[len(f.views)-1])
+	}
+}
+
+// TestOnUpdate: with OnUpdate the reader hands it every update, in
+// order, on its own goroutine (the connection given is the one dialed,
+// its seat known), and Updates delivers none and is closed when the
+// connection ends.
+func TestOnUpdate(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	f := &fakeRoom{views: [][]byte{view(1, 1, "KH"), view(2, 1, "KH", "QS"), view(3, 1, "KH", "QS", "JD")}}
+	sent := [][]byte{f.patchFrame(t, 2, 1), f.patchFrame(t, 3, 2)}
+	f.script = func(send func([]byte)) {
+		for _, b := range sent {
+			send(b)
+		}
+	}
+	ts := httptest.NewServer(http.HandlerFunc(f.serve))
+	defer ts.Close()
+	got := make(chan string, 8)
+	c, err := client.Dial(ctx, ts.URL, &client.Options{Room: "FAK-ERO-OM0", LazyViews: true,
+		OnUpdate: func(c *client.Conn, m protocol.ServerMessage) {
+			got <- fmt.Sprintf("%s v%d seat %d", m.Type, m.V, c.Seat())
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"snapshot v1 seat 0", "event v2 seat 0", "event v3 seat 0"} {
+		select {
+		case g := <-got:
+			if g != want {
+				t.Errorf("update %q, want %q", g, want)
+			}
+		case <-ctx.Done():
+			t.Fatalf("no update %q", want)
+		}
+	}
+	if _, err := c.WaitView(ctx, func(v *match.View) bool { return v.V == 3 }); err != nil {
+		t.Fatal(err)
+	}
+	c.CloseNow()
+	<-c.Done()
+	if m, ok := <-c.Updates(); ok {
+		t.Errorf("Updates delivered %+v with OnUpdate set", m)
 	}
 }

@@ -443,7 +443,6 @@ type room struct {
 	code    string
 	players []*player
 	track   *tracker
-	drained sync.WaitGroup
 }
 
 // player is one seat's connection.
@@ -500,7 +499,10 @@ func (r *runner) newRoom(ctx context.Context) (*room, error) {
 	rm := &room{code: g.Code, track: newTracker(r.cfg.Players - 1)}
 	for i, g := range grants {
 		o := dials[i]
-		o.Room, o.Token, o.Buffer, o.LazyViews = g.Code, g.Token, 64, true
+		o.Room, o.Token, o.LazyViews = g.Code, g.Token, true
+		// The reader hands each update to the room's tracker itself: no
+		// goroutine and buffer a connection to drain them.
+		o.OnUpdate = func(c *client.Conn, m protocol.ServerMessage) { r.onUpdate(rm, c.Seat(), m) }
 		c, err := client.Dial(ctx, r.cfg.URL, &o)
 		if err != nil {
 			rm.close()
@@ -513,8 +515,6 @@ func (r *runner) newRoom(ctx context.Context) (*room, error) {
 		}
 		p := &player{c: c, seat: c.Seat(), pace: newPacer(r.cfg.PlayerRate), rng: rand.New(rand.NewPCG(seed, uint64(c.Seat())))}
 		rm.players = append(rm.players, p)
-		rm.drained.Add(1)
-		go r.drain(rm, p)
 	}
 	for _, p := range rm.players {
 		if err := p.pace.take(ctx); err != nil {
@@ -537,19 +537,19 @@ func (rm *room) close() {
 	for _, p := range rm.players {
 		p.c.CloseNow()
 	}
-	rm.drained.Wait()
+	for _, p := range rm.players {
+		<-p.c.Done() // no update is handed to the room after this
+	}
 }
 
-// drain reads a player's updates, timing opponents' moves.
-func (r *runner) drain(rm *room, p *player) {
-	defer rm.drained.Done()
-	for m := range p.c.Updates() {
-		switch {
-		case m.Type == protocol.TypeEvent && m.Event != nil && m.Event.Kind == match.KindMove && m.Event.Seat != p.seat:
-			rm.track.received(m.V, time.Now())
-		case m.Type == protocol.TypeError:
-			r.fail(&client.Error{Code: m.Code, Message: m.Message})
-		}
+// onUpdate is a player's update, handed over by its connection's reader:
+// it times opponents' moves.
+func (r *runner) onUpdate(rm *room, seat int, m protocol.ServerMessage) {
+	switch {
+	case m.Type == protocol.TypeEvent && m.Event != nil && m.Event.Kind == match.KindMove && m.Event.Seat != seat:
+		rm.track.received(m.V, time.Now())
+	case m.Type == protocol.TypeError:
+		r.fail(&client.Error{Code: m.Code, Message: m.Message})
 	}
 }
 

@@ -549,6 +549,7 @@ func printLoad(w io.Writer, rep loadReport) {
 		fmt.Fprintf(w, "  moves         %d (%.0f/s), %d rounds finished, %d dials\n", r.Moves, r.MovesPerSec, r.RoundsFinished, r.Dials)
 		fmt.Fprintf(w, "  cpu           %.1fs of this process, %.1fs of it after the window until it went quiet (%.0f moves per CPU second)\n", r.CPUSeconds, r.SettleCPUSeconds, r.MovesPerCPUSec)
 		fmt.Fprintf(w, "  move->ack     p50 %.2fms  p95 %.2fms  p99 %.2fms  max %.2fms\n", r.Ack.P50, r.Ack.P95, r.Ack.P99, r.Ack.Max)
+		fmt.Fprintf(w, "  (ack read)    p50 %.2fms  p95 %.2fms  p99 %.2fms  max %.2fms\n", r.AckRead.P50, r.AckRead.P95, r.AckRead.P99, r.AckRead.Max)
 		fmt.Fprintf(w, "  move->update  p50 %.2fms  p95 %.2fms  p99 %.2fms  max %.2fms  (%d updates)\n", r.Update.P50, r.Update.P95, r.Update.P99, r.Update.Max, r.Update.N)
 		fmt.Fprintf(w, "  wire          %.0f bytes per move per recipient (%d bytes received)\n", r.BytesPerMovePerRecipient, r.Bytes)
 		fmt.Fprintf(w, "  errors        %d\n", r.Errors)

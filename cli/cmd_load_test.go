@@ -43,7 +43,7 @@ func TestLoad(t *testing.T) {
 				t.Fatalf("report: %v\n%s", err, r.stdout)
 			}
 			s := rep.Server
-			if s == nil || s.Moves == 0 || s.Errors != 0 || s.Ack.N == 0 || s.Update.N == 0 {
+			if s == nil || s.Moves == 0 || s.Errors != 0 || s.Ack.N == 0 || s.Update.N == 0 || s.AckRead.N != s.Ack.N || s.AckRead.P50 > s.Ack.P50 || s.AckRead.Max > s.Ack.Max {
 				t.Fatalf("server run: %+v", s)
 			}
 			if want := float64(s.Bytes) / float64(s.Moves) / float64(s.Players); s.Bytes == 0 || s.BytesPerMovePerRecipient != want {

@@ -92,7 +92,7 @@ type Conn struct {
 	onUpdate func(*Conn, protocol.ServerMessage)
 
 	mu      sync.Mutex
-	pending map[int64]chan protocol.ServerMessage
+	pending map[int64]chan reply
 	view    *match.View
 	// raw is the view as the server sent it (or as its patches made it),
 	// rawV its V: the base of the next patch. resyncing is set once a
@@ -134,7 +134,7 @@ func Dial(ctx context.Context, url string, opts *Options) (*Conn, error) {
 	}
 	ws.SetReadLimit(4 << 20)
 	c := &Conn{
-		ws: ws, updates: make(chan protocol.ServerMessage, o.Buffer), pending: map[int64]chan protocol.ServerMessage{},
+		ws: ws, updates: make(chan protocol.ServerMessage, o.Buffer), pending: map[int64]chan reply{},
 		changed: make(chan struct{}), done: make(chan struct{}), lazy: o.LazyViews, onUpdate: o.OnUpdate,
 	}
 	c.seq.Store(o.FirstSeq - 1)
@@ -343,13 +343,14 @@ func (c *Conn) reader() {
 	defer close(c.updates)
 	for {
 		m, raw, err := c.read(context.Background())
+		read := time.Now()
 		if err != nil {
 			c.mu.Lock()
 			c.err = err
 			for _, ch := range c.pending {
 				close(ch)
 			}
-			c.pending = map[int64]chan protocol.ServerMessage{}
+			c.pending = map[int64]chan reply{}
 			c.mu.Unlock()
 			return
 		}
@@ -378,7 +379,7 @@ func (c *Conn) reader() {
 		case m.V > c.version:
 			c.version = m.V
 		}
-		var waiter chan protocol.ServerMessage
+		var waiter chan reply
 		if (m.Type == protocol.TypeAck || m.Type == protocol.TypeError) && m.Seq != 0 {
 			waiter = c.pending[m.Seq]
 			delete(c.pending, m.Seq)
@@ -391,7 +392,7 @@ func (c *Conn) reader() {
 			cancel()
 		}
 		if waiter != nil {
-			waiter <- m
+			waiter <- reply{m: m, read: read}
 			continue
 		}
 		if c.onUpdate != nil {
@@ -411,14 +412,33 @@ func (c *Conn) Do(ctx context.Context, m protocol.ClientMessage) (protocol.Serve
 	return c.DoSeq(ctx, m)
 }
 
+// reply is a command's answer and when the reader read it.
+type reply struct {
+	m    protocol.ServerMessage
+	read time.Time
+}
+
 // DoSeq is Do with the sequence number the message carries (to resend a
 // command after a reconnect).
 func (c *Conn) DoSeq(ctx context.Context, m protocol.ClientMessage) (protocol.ServerMessage, error) {
-	ch := make(chan protocol.ServerMessage, 1)
+	r, _, err := c.doSeq(ctx, m)
+	return r, err
+}
+
+// MoveRead is Move, and the time the connection's reader read the ack
+// off the socket (before the caller's goroutine was woken with it: a
+// program with thousands of connections, the load generator, times the
+// server's answer with it rather than its own scheduling).
+func (c *Conn) MoveRead(ctx context.Context, hole int, move string) (protocol.ServerMessage, time.Time, error) {
+	return c.doSeq(ctx, protocol.ClientMessage{Type: protocol.TypeMove, Hole: hole, Move: move, Seq: c.seq.Add(1)})
+}
+
+func (c *Conn) doSeq(ctx context.Context, m protocol.ClientMessage) (protocol.ServerMessage, time.Time, error) {
+	ch := make(chan reply, 1)
 	c.mu.Lock()
 	if c.err != nil {
 		c.mu.Unlock()
-		return protocol.ServerMessage{}, c.err
+		return protocol.ServerMessage{}, time.Time{}, c.err
 	}
 	c.pending[m.Seq] = ch
 	c.mu.Unlock()
@@ -426,22 +446,22 @@ func (c *Conn) DoSeq(ctx context.Context, m protocol.ClientMessage) (protocol.Se
 		c.mu.Lock()
 		delete(c.pending, m.Seq)
 		c.mu.Unlock()
-		return protocol.ServerMessage{}, err
+		return protocol.ServerMessage{}, time.Time{}, err
 	}
 	select {
 	case r, ok := <-ch:
 		if !ok {
-			return r, fmt.Errorf("client: connection closed: %w", c.Err())
+			return r.m, time.Time{}, fmt.Errorf("client: connection closed: %w", c.Err())
 		}
-		if r.Type == protocol.TypeError {
-			return r, &Error{Code: r.Code, Message: r.Message, RetryAfter: r.RetryAfter}
+		if r.m.Type == protocol.TypeError {
+			return r.m, r.read, &Error{Code: r.m.Code, Message: r.m.Message, RetryAfter: r.m.RetryAfter}
 		}
-		return r, nil
+		return r.m, r.read, nil
 	case <-ctx.Done():
 		c.mu.Lock()
 		delete(c.pending, m.Seq)
 		c.mu.Unlock()
-		return protocol.ServerMessage{}, ctx.Err()
+		return protocol.ServerMessage{}, time.Time{}, ctx.Err()
 	}
 }
 

@@ -120,6 +120,10 @@ type Result struct {
 	// an opponent's connection receiving the event of that version.
 	Ack    Latency `json:"ack"`
 	Update Latency `json:"update"`
+	// AckRead is Ack up to the connection's reader reading the ack off
+	// the socket, before the player's goroutine is woken with it: the
+	// load generator's own scheduling of that goroutine left out.
+	AckRead Latency `json:"ackRead"`
 	// AckTimeline (Config.Timeline) summarises the acks of the moves sent
 	// in each slice of the window, in order.
 	AckTimeline []Slice `json:"ackTimeline,omitempty"`
@@ -222,6 +226,7 @@ type runner struct {
 	mu      sync.Mutex
 	samples []string
 	ack     []time.Duration
+	ackRead []time.Duration
 	ackAt   []time.Time
 	update  []time.Duration
 }
@@ -370,6 +375,7 @@ func (r *runner) fill(res *Result, elapsed, cpu, server time.Duration, serverOK 
 	}
 	res.AckTimeline = timeline(r.ack, r.ackAt, r.started, r.cfg.Timeline)
 	res.Ack = summarise(r.ack)
+	res.AckRead = summarise(r.ackRead)
 	res.Update = summarise(r.update)
 	res.Errors = r.errs.Load()
 	res.ErrorSamples = r.samples
@@ -452,6 +458,8 @@ type player struct {
 	pace *pacer
 	rng  *rand.Rand
 	ack  []time.Duration
+	// ackRead: to the reader's reading of the ack (Result.AckRead).
+	ackRead []time.Duration
 	// ackAt is when each move of ack was sent.
 	ackAt []time.Time
 	// bytes0 is what the connection had received when the window began
@@ -583,8 +591,9 @@ func (r *runner) collect(rm *room) {
 	defer r.mu.Unlock()
 	for _, p := range rm.players {
 		r.ack = append(r.ack, p.ack...)
+		r.ackRead = append(r.ackRead, p.ackRead...)
 		r.ackAt = append(r.ackAt, p.ackAt...)
-		p.ack, p.ackAt = nil, nil
+		p.ack, p.ackRead, p.ackAt = nil, nil, nil
 		r.bytes.Add(p.c.BytesReceived() - p.bytes0)
 		p.bytes0 = p.c.BytesReceived()
 	}
@@ -635,7 +644,7 @@ func (r *runner) player(ctx context.Context, rm *room, p *player) {
 		}
 		first = false
 		sent := time.Now()
-		ack, err := p.c.Move(ctx, v.Hole, move)
+		ack, read, err := p.c.MoveRead(ctx, v.Hole, move)
 		if err != nil {
 			if ctx.Err() != nil {
 				return
@@ -649,6 +658,7 @@ func (r *runner) player(ctx context.Context, rm *room, p *player) {
 			continue
 		}
 		p.ack = append(p.ack, time.Since(sent))
+		p.ackRead = append(p.ackRead, read.Sub(sent))
 		p.ackAt = append(p.ackAt, sent)
 		rm.track.sent(ack.V, sent)
 		r.moves.Add(1)

@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -111,10 +112,11 @@ func runLoad(ctx context.Context, args []string, e env) error {
 		return err
 	}
 	rep := loadReport{Store: "external"}
-	serverCPU, storeCPU, stop, err := c.target(ctx, e, &rep)
+	serverCPU, storeCPU, stopTarget, err := c.target(ctx, e, &rep)
 	if err != nil {
 		return err
 	}
+	stop := sync.OnceFunc(stopTarget)
 	defer stop()
 
 	memory := metricsMemory(c.url)
@@ -151,6 +153,9 @@ func runLoad(ctx context.Context, args []string, e env) error {
 	}
 	rep.Fairplay = fw.finish(ctx, fairplayCatchUp)
 	if c.baseline {
+		// The server stops first: the baseline's process takes its place
+		// (its CPU, with --server-cpu).
+		stop()
 		base, err := runBaseline(ctx, c, cfg, e)
 		if err != nil {
 			return err

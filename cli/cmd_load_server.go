@@ -202,6 +202,9 @@ type child struct {
 	stdin io.WriteCloser
 	url   string
 	done  chan error
+	// restore gives this process back the CPUs it had before the child
+	// was pinned (startOnCPU); nil if it was not.
+	restore func()
 }
 
 // cpu reads the child's CPU time (user and system, every thread) from
@@ -225,6 +228,9 @@ func (c *child) stop() {
 	case <-time.After(15 * time.Second):
 		c.cmd.Process.Kill()
 		<-c.done
+	}
+	if c.restore != nil {
+		c.restore()
 	}
 }
 
@@ -255,8 +261,12 @@ func startChild(ctx context.Context, args []string, cpus childCPUs, e env) (*chi
 		return nil, err
 	}
 	start := cmd.Start
+	var restore func()
 	if cpus.cpu >= 0 {
-		start = func() error { return startOnCPU(cmd, cpus.cpu) }
+		start = func() (err error) {
+			restore, err = startOnCPU(cmd, cpus.cpu)
+			return err
+		}
 	}
 	if err := start(); err != nil {
 		if cmd.Process != nil {
@@ -265,7 +275,7 @@ func startChild(ctx context.Context, args []string, cpus childCPUs, e env) (*chi
 		}
 		return nil, fmt.Errorf("load: starting the server: %w", err)
 	}
-	c := &child{cmd: cmd, stdin: stdin, done: make(chan error, 1)}
+	c := &child{cmd: cmd, stdin: stdin, done: make(chan error, 1), restore: restore}
 	lines := make(chan string, 1)
 	go func() {
 		sc := bufio.NewScanner(stdout)

@@ -147,6 +147,7 @@ func parseSimFlags(args []string, e env) (simFlags, error) {
 		return simFlags{}, usageError("fairplay simulate: %v", err)
 	}
 	cfg := fairplay.DefaultConfig
+	cfg.Solvers = fairplay.NewSolvers() // the workers' analyses reuse their solvers' tables
 	cfg.Samples, cfg.Nodes, cfg.MaxSolves, cfg.MaxCards, cfg.Probe, cfg.Misses = *samples, *nodes, *maxSolves, *maxCards, *probe, *misses
 	cfg.OpeningSamples, cfg.OpeningStock, cfg.OpeningCards = *openingSamples, *openingStock, *openingCards
 	return simFlags{rounds: *rounds, holes: *holes, workers: *workers, first: *first, asJSON: *asJSON, record: *record, players: players, v: v, cfg: cfg, esc: esc}, nil

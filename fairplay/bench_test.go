@@ -38,6 +38,7 @@ func BenchmarkAnalyseHole(b *testing.B) {
 		{"default", fairplay.DefaultConfig},
 		{"cheap", fairplay.CheapConfig},
 		{"full", fairplay.FullConfig},
+		{"default, solvers kept", keptSolvers(fairplay.DefaultConfig)},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			var nodes, solves int64

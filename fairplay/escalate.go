@@ -64,7 +64,7 @@ func (e Escalation) Choose(base Config, ev Evidence) (Config, bool) {
 		return base, false
 	}
 	deep := e.Deep
-	deep.Key, deep.Yield = base.Key, base.Yield
+	deep.Key, deep.Yield, deep.Solvers = base.Key, base.Yield, base.Solvers
 	return deep, true
 }
 

@@ -173,6 +173,11 @@ type Config struct {
 	// Key seeds the sampler (with the deal and the position), so an
 	// analysis is reproducible; a server uses a secret of its own.
 	Key [32]byte `json:"-"`
+	// Solvers, when set, keeps the analyses' solvers and their tables
+	// for the next analyses (a server's worker analyses hole after hole:
+	// a fresh set is some 6 MB of tables a hole for the collector).
+	// Like Yield, it changes no outcome.
+	Solvers *Solvers `json:"-"`
 	// Yield, when set, is how the analysis's solves give way to other
 	// goroutines (golf.SolveOptions.Yield): a server passes one that waits
 	// while its rooms' goroutines are ready to run (package idle). It
@@ -335,6 +340,7 @@ func AnalyseHole(d *golf.Deal, moves []golf.Move, cfg Config) (Hole, error) {
 // scored once. An error names the first seat whose moves do not replay.
 func AnalyseHoles(d *golf.Deal, seats [][]golf.Move, cfg Config) ([]Hole, error) {
 	a := newAnalyser(d, cfg)
+	defer cfg.Solvers.put(a.svs)
 	out := make([]Hole, len(seats))
 	for i, moves := range seats {
 		h, err := a.hole(moves)
@@ -384,7 +390,7 @@ type pendingDecision struct {
 
 func newAnalyser(d *golf.Deal, cfg Config) *analyser {
 	k := max(cfg.Samples, cfg.OpeningSamples, 1)
-	return &analyser{d: d, cfg: cfg, svs: make([]golf.Solver, k+1), orders: map[[2]int][][]golf.Card{}, decisions: map[string]scored{}}
+	return &analyser{d: d, cfg: cfg, svs: cfg.Solvers.get(k + 1), orders: map[[2]int][][]golf.Card{}, decisions: map[string]scored{}}
 }
 
 func (a *analyser) hole(moves []golf.Move) (Hole, error) {

@@ -745,6 +745,11 @@ func (s *Solver) kept(pos position, keep bool) bool {
 	return same
 }
 
+// Forget drops what the solver's table holds, so that its next solve
+// starts as a fresh solver's would even with SolveOptions.Keep (a
+// solver kept for reuse by other work).
+func (s *Solver) Forget() { s.keepOK = false }
+
 // yield lets other goroutines run (see yieldEvery).
 func (s *Solver) yield() {
 	s.sinceYield -= yieldEvery

@@ -74,6 +74,10 @@ type Options struct {
 
 // New returns the holds.
 func New(o Options) *Holds {
+	if o.Config.Solvers == nil {
+		// Hole after hole: the analyses reuse their solvers' tables.
+		o.Config.Solvers = fairplay.NewSolvers()
+	}
 	return &Holds{store: o.Store, accounts: o.Accounts, cfg: o.Config, esc: o.Escalation, deep: o.Deep, rule: o.Rule, log: o.Logger, now: o.Now, held: o.Held, voided: o.Voided,
 		analysed: o.Analysed, flagged: o.Flagged, failed: o.Failed}
 }

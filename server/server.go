@@ -335,7 +335,7 @@ func New(opts Options) (*Server, error) {
 	s.tasks.init()
 	if s.analyzer == nil {
 		s.analyzer = match.NewAnalyzer(opts.SolveNodes, opts.RateNodes)
-		s.analyzer.SetYield(s.yieldToRooms)
+		s.analyzer.SetYield(s.yieldInPool)
 	}
 	if s.opts.SeedPoolSize <= 0 {
 		s.opts.SeedPoolSize = 36

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"time"
 
 	"golfsolitaire/bot"
@@ -202,3 +203,17 @@ func (s *Server) stopSolver() {
 // thousand nodes: they wait while the rooms' goroutines are ready to run
 // (package idle), so on a busy core they take only what the rooms leave.
 func (s *Server) yieldToRooms() { s.metrics.yielded.Add(idle.Yield().Seconds()) }
+
+// yieldInPool is yieldToRooms for the solves that run on the solver
+// pool's workers (the analyzer's): while a hint or a bot's move waits in
+// the pool's queue, the worker does not sleep (that would hold up the
+// waiting job too) but only lets the ready goroutines run once.
+func (s *Server) yieldInPool() {
+	if s.solver != nil {
+		if q := s.solver.Stats().Queued; q[solverpool.Normal]+q[solverpool.High] > 0 {
+			runtime.Gosched()
+			return
+		}
+	}
+	s.yieldToRooms()
+}

@@ -139,20 +139,20 @@ type Solver struct {
 	nWaste  int
 
 	// search
-	tt       table
-	nodes    int64
-	yields   int64 // times the search let other goroutines run (yieldEvery)
+	tt     table
+	nodes  int64
+	yields int64 // times the search let other goroutines run (yieldEvery)
 	// sinceYield counts the nodes since the last yield, across solves;
 	// yieldFn is the solve's SolveOptions.Yield.
 	sinceYield int64
 	yieldFn    func()
-	maxNodes int64
-	deadline time.Time
-	aborted  bool
-	path     []Move
-	inc      int
-	incLine  []Move
-	bestLine []Move
+	maxNodes   int64
+	deadline   time.Time
+	aborted    bool
+	path       []Move
+	inc        int
+	incLine    []Move
+	bestLine   []Move
 	// restarts of a pass (see solve)
 	rng       uint64 // 0: the plain move order; else a random one
 	passLimit int64  // the node count at which the try restarts (0: none)

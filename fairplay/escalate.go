@@ -107,8 +107,8 @@ func EscalationNamed(name string) (Escalation, error) {
 // player did on a later hole.
 func (e Evidence) Before(reports []HoleReport, at time.Time) Evidence {
 	out := e.clone()
-	for _, r := range reports {
-		if !r.At.Before(at) {
+	for i := len(reports) - 1; i >= 0; i-- { // the latest first (Combination.Undo)
+		if r := reports[i]; !r.At.Before(at) {
 			out.remove(r.Analysis)
 		}
 	}
@@ -117,7 +117,7 @@ func (e Evidence) Before(reports []HoleReport, at time.Time) Evidence {
 
 // remove takes a hole added with Add out of the evidence.
 func (e *Evidence) remove(h Hole) {
-	if len(e.LogProducts) != len(Shares) || e.Holes == 0 {
+	if e.Holes == 0 {
 		return
 	}
 	e.Holes--
@@ -140,8 +140,5 @@ func (e *Evidence) remove(h Hole) {
 			e.Visible--
 		}
 	}
-	l := h.LogLR()
-	for i, eps := range Shares {
-		e.LogProducts[i] -= logMix(eps, l)
-	}
+	DefaultCombination().Undo(&e.Wealth, h.LogLR())
 }

@@ -771,6 +771,14 @@ const Slip = 0.05
 // keeps the honest bound.
 var Shares = []float64{0.3}
 
+// AdaptiveGrid, if not empty, adds an adaptive bettor to the score: one
+// whose share of each hole is the grid's share that did best over the
+// holes before it (Combination), AdaptiveStart while none has.
+var AdaptiveGrid []float64
+
+// AdaptiveStart is the adaptive bettor's share while no grid share leads.
+const AdaptiveStart = 0.3
+
 // Alpha bounds the chance that an honest player is ever flagged (Ville's
 // inequality, up to the approximation in the package doc).
 const Alpha = 0.001
@@ -802,22 +810,7 @@ const Lambda = 2.0
 // factor, (1-Slip)/P if Least and Slip/(1-P) if not, which has the same
 // honest expectation.
 func (s Segment) E() float64 {
-	switch {
-	case !s.Informative():
-		return 1
-	case len(s.Regrets) < 2:
-		if s.Least {
-			return (1 - Slip) / s.P
-		}
-		return Slip / (1 - s.P)
-	}
-	lo := slices.Min(s.Regrets)
-	sum := 0.0
-	for _, r := range s.Regrets {
-		sum += math.Exp(-Lambda * float64(r-lo))
-	}
-	w := math.Exp(-Lambda * float64(s.Regrets[len(s.Regrets)-1]-lo))
-	return (1-Slip)*w*float64(len(s.Regrets))/sum + Slip
+	return Combination{Lambda: Lambda, Slip: Slip}.SegmentE(s)
 }
 
 // LogLR is the log likelihood ratio of a hole, clairvoyant on every
@@ -844,16 +837,14 @@ type Evidence struct {
 	Discriminating int `json:"discriminating"`
 	Clairvoyant    int `json:"clairvoyant"`
 	Visible        int `json:"visible"`
-	// LogProducts holds, per share in Shares, the log of the product over
-	// holes of share*LR + (1-share).
-	LogProducts []float64 `json:"logProducts"`
+	// Wealth is the bettors' (DefaultCombination): per share in Shares,
+	// the log of the product over holes of share*LR + (1-share), and the
+	// adaptive bettor's.
+	Wealth
 }
 
 // Add folds a hole into the evidence.
 func (e *Evidence) Add(h Hole) {
-	if len(e.LogProducts) != len(Shares) {
-		e.LogProducts = make([]float64, len(Shares))
-	}
 	e.Holes++
 	e.Decisions += h.Decisions
 	for _, g := range h.Segments {
@@ -874,10 +865,7 @@ func (e *Evidence) Add(h Hole) {
 			e.Visible++
 		}
 	}
-	l := h.LogLR()
-	for i, eps := range Shares {
-		e.LogProducts[i] += logMix(eps, l)
-	}
+	DefaultCombination().Add(&e.Wealth, h.LogLR())
 }
 
 // logMix is log(eps*exp(l) + 1 - eps), computed without overflow.
@@ -890,18 +878,10 @@ func logMix(eps, l float64) float64 {
 	return hi + math.Log1p(math.Exp(lo-hi))
 }
 
-// Score is the log of the player's likelihood ratio, the mean over Shares
-// of the products; it is 0 with no evidence.
+// Score is the log of the player's likelihood ratio: the log of the mean
+// of DefaultCombination's bettors' wealths. It is 0 with no evidence.
 func (e Evidence) Score() float64 {
-	if len(e.LogProducts) == 0 {
-		return 0
-	}
-	hi := slices.Max(e.LogProducts)
-	s := 0.0
-	for _, l := range e.LogProducts {
-		s += math.Exp(l - hi)
-	}
-	return hi + math.Log(s/float64(len(e.LogProducts)))
+	return DefaultCombination().Score(e.Wealth)
 }
 
 // Threshold is the score at which a player is flagged, log(1/Alpha).

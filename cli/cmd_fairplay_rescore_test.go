@@ -110,8 +110,8 @@ func TestFairplayRescoreTable(t *testing.T) {
 func TestFairplayRescoreDefault(t *testing.T) {
 	t.Parallel()
 	path := filepath.Join(t.TempDir(), "rounds.jsonl")
-	out, err := runFairplayArgs(t, nil, "simulate", "--rounds", "3", "--holes", "6", "--bots", "random,clairvoyant", "--shares", "1,0.5",
-		"--samples", "12", "--nodes", "2000", "--workers", "2", "--json", "--record", path)
+	out, err := runFairplayArgs(t, nil, "simulate", "--rounds", "3", "--holes", "10", "--bots", "random,clairvoyant", "--shares", "1,0.5",
+		"--samples", "24", "--nodes", "2000", "--workers", "2", "--json", "--record", path)
 	if err != nil {
 		t.Fatal(err)
 	}

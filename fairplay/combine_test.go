@@ -1,6 +1,7 @@
 package fairplay_test
 
 import (
+	"encoding/json"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -204,5 +205,52 @@ func TestHonestFlagRateAdaptive(t *testing.T) {
 	}
 	if got := c.ScoreHoles(hs, fairplay.DefaultRule); got.FlaggedAt == 0 {
 		t.Errorf("alone best on a tenth of the holes: not flagged (%+v)", got)
+	}
+}
+
+// TestEvidenceStoredEarlier: evidence stored before the combination
+// changed (a product for the one share 0.3 with Lambda 2 and Slip 0.05,
+// no adaptive bettor) still loads, scores its product, and goes on
+// counting: each later hole multiplies it by the current combination's
+// factor (a bettor whose share and e-values changed between two holes:
+// each factor still has honest expectation 1). Its JSON keeps the
+// fields it had.
+func TestEvidenceStoredEarlier(t *testing.T) {
+	t.Parallel()
+	old := []byte(`{"holes":3,"decisions":12,"segments":5,"least":2,"expected":1.5,"discriminating":1,"clairvoyant":1,"visible":0,"logProducts":[2.5]}`)
+	var ev fairplay.Evidence
+	if err := json.Unmarshal(old, &ev); err != nil {
+		t.Fatal(err)
+	}
+	if ev.Holes != 3 || ev.Segments != 5 || math.Abs(ev.Score()-2.5) > 1e-12 {
+		t.Fatalf("old evidence %+v scores %.4f, want 2.5", ev, ev.Score())
+	}
+	h := fairplay.Hole{Segments: []fairplay.Segment{seg(24, 0)}}
+	ev.Add(h)
+	c := fairplay.DefaultCombination()
+	want := 2.5
+	if len(c.Shares) == 1 && len(c.Grid) == 0 {
+		want += math.Log(c.Shares[0]*math.Exp(h.LogLR()) + 1 - c.Shares[0])
+	} else {
+		t.Fatalf("the default %+v is not one share: say here what old evidence becomes", c)
+	}
+	if ev.Holes != 4 || math.Abs(ev.Score()-want) > 1e-9 {
+		t.Fatalf("after a hole: %+v scores %.4f, want %.4f", ev, ev.Score(), want)
+	}
+	b, err := json.Marshal(ev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"holes", "segments", "logProducts"} {
+		if _, ok := m[k]; !ok {
+			t.Errorf("%s: no %q", b, k)
+		}
+	}
+	if _, ok := m["logShadows"]; ok {
+		t.Errorf("%s: shadows without an adaptive bettor", b)
 	}
 }

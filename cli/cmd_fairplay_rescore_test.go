@@ -40,8 +40,8 @@ func weakSegment() fairplay.Segment {
 	return fairplay.Segment{Decisions: 1, Regret: 2, P: 0.75, Regrets: []int{0, 0, 0, 2}}
 }
 
-// TestFairplayRescoreTable: hand-made records scored with the default
-// and with other combinations: the flags, the median hole flagged, the
+// TestFairplayRescoreTable: hand-made records scored with Lambda 2,
+// Slip 0.05 and a share of 0.3, and with other combinations: the flags, the median hole flagged, the
 // peaks, per bot and share known, in the order first seen; a last line
 // still being written is left out.
 func TestFairplayRescoreTable(t *testing.T) {
@@ -85,7 +85,8 @@ func TestFairplayRescoreTable(t *testing.T) {
 		{[]string{"--shares", "none", "--grid", "0.01,1", "--start", "0.01"}, want{[]int{2, 0, 1}, []float64{1.5, 0, 4}}},
 		{[]string{"--alpha", "1e-9"}, want{[]int{2, 0, 0}, []float64{2, 0, 0}}},
 	} {
-		got := rescoreRun(t, append(tc.args, path)...)
+		base := []string{"--lambda", "2", "--slip", "0.05", "--shares", "0.3"} // the figures below, whatever the default
+		got := rescoreRun(t, append(append(base, tc.args...), path)...)
 		if len(got.Results) != 3 || got.Results[0].KnowsStock != 1 || got.Results[1].Bot != "random" || got.Results[2].KnowsStock != 0.1 {
 			t.Fatalf("%v: results %+v", tc.args, got.Results)
 		}

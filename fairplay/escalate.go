@@ -115,7 +115,12 @@ func (e Evidence) Before(reports []HoleReport, at time.Time) Evidence {
 	return out
 }
 
-// remove takes a hole added with Add out of the evidence.
+// remove takes a hole added with Add out of the evidence, with the
+// current combination's factor (Combination.Undo; the latest hole first
+// when there are several). A hole added under an earlier combination
+// (before Lambda, Slip or Shares changed) is taken out with the current
+// factor, not the one it was added with: the escalation reads the result
+// only to choose a setting, which stays a choice made before the hole.
 func (e *Evidence) remove(h Hole) {
 	if e.Holes == 0 {
 		return

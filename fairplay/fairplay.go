@@ -72,20 +72,32 @@
 // who knows the stock picks best moves for the real order: its regret is
 // the least, or near it, where the sampled orders' are larger, and E
 // approaches (1-Slip)(K+1); a stroke lost on the real order (the
-// solver's budget can misjudge a move) costs a factor of about e^-2, not
-// the all-or-nothing of "did best" (Segment.Least, still reported: the
-// share of stretches where it holds, against the sum of P, is the
+// solver's budget can misjudge a move) costs a factor of about e^-Lambda,
+// not the all-or-nothing of "did best" (Segment.Least, still reported:
+// the share of stretches where it holds, against the sum of P, is the
 // simulator's calibration check). A hole's likelihood ratio LR is the
 // product of its segments' E. Someone may know the stock on only a share
 // eps of holes, so a hole contributes eps*LR + (1-eps), and the player's
-// score is the mean over eps in Shares of the product over holes. Under
-// honest play every factor has expectation 1, so the score is a
-// non-negative martingale with expectation 1 and, by Ville's inequality,
-// reaches 1/Alpha at any time in a player's whole history with
-// probability at most Alpha. A player is flagged when the score reaches
-// 1/Alpha with at least MinSegments informative segments. (A segment
-// stored before the regrets were kept has the earlier factor: (1-Slip)/P
-// if Least, Slip/(1-P) if not; its honest expectation is 1 too.)
+// score is the log of the mean over eps in Shares of the product over
+// holes (Lambda 4, Slip 0.01 and the one share 0.2; they were 2, 0.05
+// and 0.3). Under honest play every factor has expectation 1, so the
+// score is a non-negative martingale with expectation 1 and, by Ville's
+// inequality, reaches 1/Alpha at any time in a player's whole history
+// with probability at most Alpha. A player is flagged when the score
+// reaches 1/Alpha with at least MinSegments informative segments. (A
+// segment stored before the regrets were kept has the earlier factor:
+// (1-Slip)/P if Least, Slip/(1-P) if not; its honest expectation is 1
+// too.)
+//
+// Combination holds these choices (DefaultCombination is the one above);
+// it can also add an adaptive bettor, whose share of each hole is read
+// from the holes before it, which keeps the bound too. `fairplay
+// rescore` scores the rounds `fairplay simulate --record` kept with any
+// combination, which is how the default was chosen (docs/fairplay.md).
+// Evidence stored under the earlier choices keeps its product and goes
+// on multiplying it by the current factors: a bettor whose share and
+// e-values changed between two holes, each factor still of honest
+// expectation 1.
 //
 // # Escalation
 //

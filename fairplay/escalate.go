@@ -107,17 +107,22 @@ func EscalationNamed(name string) (Escalation, error) {
 // player did on a later hole.
 func (e Evidence) Before(reports []HoleReport, at time.Time) Evidence {
 	out := e.clone()
-	for _, r := range reports {
-		if !r.At.Before(at) {
+	for i := len(reports) - 1; i >= 0; i-- { // the latest first (Combination.Undo)
+		if r := reports[i]; !r.At.Before(at) {
 			out.remove(r.Analysis)
 		}
 	}
 	return out
 }
 
-// remove takes a hole added with Add out of the evidence.
+// remove takes a hole added with Add out of the evidence, with the
+// current combination's factor (Combination.Undo; the latest hole first
+// when there are several). A hole added under an earlier combination
+// (before Lambda, Slip or Shares changed) is taken out with the current
+// factor, not the one it was added with: the escalation reads the result
+// only to choose a setting, which stays a choice made before the hole.
 func (e *Evidence) remove(h Hole) {
-	if len(e.LogProducts) != len(Shares) || e.Holes == 0 {
+	if e.Holes == 0 {
 		return
 	}
 	e.Holes--
@@ -140,8 +145,5 @@ func (e *Evidence) remove(h Hole) {
 			e.Visible--
 		}
 	}
-	l := h.LogLR()
-	for i, eps := range Shares {
-		e.LogProducts[i] -= logMix(eps, l)
-	}
+	DefaultCombination().Undo(&e.Wealth, h.LogLR())
 }

@@ -347,6 +347,6 @@ func SortFlags(out []Flag) {
 }
 
 func (e Evidence) clone() Evidence {
-	e.LogProducts = slices.Clone(e.LogProducts)
+	e.Wealth = e.Wealth.clone()
 	return e
 }

@@ -173,11 +173,11 @@ func TestSegmentLR(t *testing.T) {
 		seg  fairplay.Segment
 		want float64
 	}{
-		{fairplay.Segment{Least: true, P: 0.25}, math.Log(0.95 / 0.25)},
-		{fairplay.Segment{Least: false, P: 0.25}, math.Log(0.05 / 0.75)},
+		{fairplay.Segment{Least: true, P: 0.25}, math.Log((1 - fairplay.Slip) / 0.25)},
+		{fairplay.Segment{Least: false, P: 0.25}, math.Log(fairplay.Slip / 0.75)},
 		{fairplay.Segment{Least: true, P: 1}, 0},
 		{fairplay.Segment{Least: false, P: 0}, 0},
-		{fairplay.Segment{Least: true, P: 1.0 / 9}, math.Log(0.95 * 9)},
+		{fairplay.Segment{Least: true, P: 1.0 / 9}, math.Log((1 - fairplay.Slip) * 9)},
 	} {
 		got := fairplay.Hole{Segments: []fairplay.Segment{tc.seg}}.LogLR()
 		if math.Abs(got-tc.want) > 1e-12 {

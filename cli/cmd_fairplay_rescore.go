@@ -3,6 +3,7 @@ package cli
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -225,18 +226,8 @@ func printRescore(e env, out rescoreOutput) error {
 			m = strconv.FormatFloat(*r.MedianHolesToFlag, 'f', 1, 64)
 		}
 		top := slices.Clone(r.Peaks)
-		slices.SortFunc(top, func(a, b float64) int { return -cmpFloat(a, b) })
+		slices.SortFunc(top, func(a, b float64) int { return cmp.Compare(b, a) })
 		fmt.Fprintf(tw, "%s\t%g\t%d\t%d\t%.4f\t%s\t%d\t%v\n", r.Bot, r.KnowsStock, r.Rounds, r.Flagged, r.FlagRate, m, r.Segments, top[:min(3, len(top))])
 	}
 	return tw.Flush()
-}
-
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }

@@ -470,7 +470,8 @@ func (c *Conn) NextSeq() int64 { return c.seq.Add(1) }
 
 // Move plays a move ("3", "s", "r", "u") on the hole.
 func (c *Conn) Move(ctx context.Context, hole int, move string) (protocol.ServerMessage, error) {
-	return c.Do(ctx, protocol.ClientMessage{Type: protocol.TypeMove, Hole: hole, Move: move})
+	ack, _, err := c.MoveRead(ctx, hole, move)
+	return ack, err
 }
 
 // Ready says whether the player is ready to start.

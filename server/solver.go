@@ -208,12 +208,18 @@ func (s *Server) yieldToRooms() { s.metrics.yielded.Add(idle.Yield().Seconds()) 
 // pool's workers (the analyzer's): while a hint or a bot's move waits in
 // the pool's queue, the worker does not sleep (that would hold up the
 // waiting job too) but only lets the ready goroutines run once.
-func (s *Server) yieldInPool() {
-	if s.solver != nil {
-		if q := s.solver.Stats().Queued; q[solverpool.Normal]+q[solverpool.High] > 0 {
-			runtime.Gosched()
+func (s *Server) yieldInPool() { poolYield(s.solver, runtime.Gosched, s.yieldToRooms) }
+
+// poolYield is yieldInPool's choice: gosched while a job of normal or
+// high priority (a hint, a bot's move, a best score a hole waits for) is
+// queued in the pool, wait otherwise (the queue's low-priority jobs are
+// background work themselves).
+func poolYield(pool *solverpool.Pool, gosched, wait func()) {
+	if pool != nil {
+		if q := pool.Stats().Queued; q[solverpool.Normal]+q[solverpool.High] > 0 {
+			gosched()
 			return
 		}
 	}
-	s.yieldToRooms()
+	wait()
 }

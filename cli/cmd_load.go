@@ -39,6 +39,9 @@ type loadConfig struct {
 	pprofAddr  string
 	cpuProfile string
 	memProfile string
+	// selfProfile is where the load generator writes its own CPU
+	// profile (--self-cpuprofile).
+	selfProfile string
 	// serverProcs is the server process's GOMAXPROCS (0: the default).
 	serverProcs int
 	// serverCPU is the CPU the server process runs on (-1: any).
@@ -110,6 +113,13 @@ func runLoad(ctx context.Context, args []string, e env) error {
 	kinds, err := c.validate()
 	if err != nil {
 		return err
+	}
+	if c.selfProfile != "" {
+		stopProfile, err := startCPUProfile(c.selfProfile)
+		if err != nil {
+			return err
+		}
+		defer stopProfile()
 	}
 	rep := loadReport{Store: "external"}
 	serverCPU, storeCPU, stopTarget, err := c.target(ctx, e, &rep)
@@ -193,7 +203,7 @@ func (c *loadConfig) flags(fs *flag.FlagSet) {
 	fs.IntVar(&c.players, "players", 2, "players a room: 2 play match play, more stroke play")
 	fs.IntVar(&c.holes, "holes", 9, "holes a round")
 	fs.DurationVar(&c.duration, "duration", 10*time.Second, "how long to measure, after setup")
-	fs.DurationVar(&c.think, "think", 0, "pause before each move of each player (before its first move in a room, a random part of it, so that players do not move in step)")
+	fs.DurationVar(&c.think, "think", 0, "mean pause before each move of each player (before its first move in a room a random part of it, later between half and one and a half times it, as a person's pauses vary, so that players do not move in step)")
 	fs.DurationVar(&c.timeline, "timeline", 0, "also report the acks of each slice of the window this long (ackTimeline in --json): when the tail happened; 0: not")
 	fs.BoolVar(&c.quietStart, "quiet-start", false, "with --serve: open the window only once the server has gone quiet after setup (the first holes' best scores solved), as when rooms start one by one rather than all at once")
 	fs.Float64Var(&c.rate, "rate", 0, "cap on moves a second over all players; 0 for none")
@@ -203,6 +213,7 @@ func (c *loadConfig) flags(fs *flag.FlagSet) {
 	fs.BoolVar(&c.json, "json", false, "print the report as JSON")
 	fs.StringVar(&c.pprofAddr, "pprof", "", "with --serve, serve net/http/pprof on this loopback address")
 	fs.StringVar(&c.cpuProfile, "cpuprofile", "", "with --serve, write a CPU profile of the server process to the file")
+	fs.StringVar(&c.selfProfile, "self-cpuprofile", "", "write a CPU profile of the load generator itself (this process, setup included) to the file: what its own floor is made of")
 	fs.StringVar(&c.memProfile, "memprofile", "", "with --serve, write an allocation profile of the server process to the file when it stops")
 	fs.Uint64Var(&c.seed, "seed", 0, "seed of the random moves; 0 for random")
 	fs.IntVar(&c.tournament, "tournament", 0, "tournament mode: this many entrants play one stroke-play tournament (--holes, --think, --duration) while --watchers watch the leaderboard")

@@ -110,15 +110,11 @@ func runLoadServer(ctx context.Context, args []string, e env) error {
 		defer ps.Close()
 	}
 	if *cpuProfile != "" {
-		f, err := os.Create(*cpuProfile)
+		stop, err := startCPUProfile(*cpuProfile)
 		if err != nil {
 			return err
 		}
-		defer f.Close()
-		if err := rpprof.StartCPUProfile(f); err != nil {
-			return err
-		}
-		defer rpprof.StopCPUProfile()
+		defer stop()
 	}
 	if *memProfile != "" {
 		defer func() {
@@ -383,4 +379,18 @@ func startRedis(ctx context.Context, bin string, e env) (*child, error) {
 		case <-time.After(100 * time.Millisecond):
 		}
 	}
+}
+
+// startCPUProfile writes this process's CPU profile to the file until
+// the returned function is called.
+func startCPUProfile(path string) (stop func(), err error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := rpprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func() { rpprof.StopCPUProfile(); f.Close() }, nil
 }

@@ -30,8 +30,9 @@ type Config struct {
 	Holes int
 	// Duration is how long moves are measured, after setup; default 10s.
 	Duration time.Duration
-	// Think is the pause before each move of each player (before its
-	// first move in a room, a random part of it: thinkPause); default none.
+	// Think is the mean pause before each move of each player (before
+	// its first move in a room, a random part of it, later between half
+	// and one and a half times it: thinkPause); default none.
 	Think time.Duration
 	// Rate caps moves a second over all players; 0 for no cap.
 	Rate float64
@@ -665,16 +666,24 @@ func (r *runner) player(ctx context.Context, rm *room, p *player) {
 	}
 }
 
-// thinkPause is a player's pause before a move: think, but before its
-// first move of a room a random part of it, so that the players of rooms
-// set up together do not all move in the same instant every think (with
-// 2,000 connections and a 4 s think, 2,000 moves arrived at once each
-// time, and the acks measured the burst, not a person's pace).
+// thinkPause is a player's pause before a move: before its first move
+// of a room a random part of think, so that the players of rooms set up
+// together do not all move in the same instant every think (with 2,000
+// connections and a 4 s think, 2,000 moves arrived at once each time, and
+// the acks measured the burst, not a person's pace); after that between
+// half and one and a half times think, think on average, as a person's
+// pauses vary. With every later pause exactly think, any moment the
+// server or the load generator fell behind gathered the moves it delayed
+// into one burst, and the burst came back every think for the rest of the
+// run: a tail made by the load, not by a person's pace.
 func thinkPause(think time.Duration, first bool) time.Duration {
-	if !first || think <= 0 {
+	if think <= 0 {
 		return think
 	}
-	return rand.N(think)
+	if first {
+		return rand.N(think)
+	}
+	return think/2 + rand.N(think)
 }
 
 // pick chooses a legal move at random, or ok is false when the player has

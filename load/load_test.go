@@ -117,32 +117,41 @@ func TestBaselineViews(t *testing.T) {
 
 // TestThinkPause: a player's first pause in a room is spread over the
 // think time, so rooms set up together do not move in step; later pauses
-// are the think time.
+// are spread between half and one and a half times it, so players whose
+// moves a stall gathered together do not stay in step either.
 func TestThinkPause(t *testing.T) {
 	const think = 4 * time.Second
 	const players = 1000
-	var quarters [4]int
-	for range players {
-		d := thinkPause(think, true)
-		if d < 0 || d >= think {
-			t.Fatalf("first pause %v, want in [0, %v)", d, think)
-		}
-		quarters[d*4/think]++
-	}
-	// Each quarter of the think time holds about a quarter of the players
-	// (250 each; below 150 is some 8 standard deviations off).
-	for i, n := range quarters {
-		if n < 150 {
-			t.Errorf("%d of %d first pauses in quarter %d of the think time: %v", n, players, i, quarters)
-		}
-	}
 	for _, c := range []struct {
-		think time.Duration
-		first bool
-		want  time.Duration
-	}{{think, false, think}, {0, true, 0}, {0, false, 0}} {
-		if got := thinkPause(c.think, c.first); got != c.want {
-			t.Errorf("thinkPause(%v, %v) = %v, want %v", c.think, c.first, got, c.want)
+		first  bool
+		lo, hi time.Duration
+	}{{true, 0, think}, {false, think / 2, think * 3 / 2}} {
+		var quarters [4]int
+		var sum time.Duration
+		for range players {
+			d := thinkPause(think, c.first)
+			if d < c.lo || d >= c.hi {
+				t.Fatalf("pause (first %v) %v, want in [%v, %v)", c.first, d, c.lo, c.hi)
+			}
+			quarters[(d-c.lo)*4/(c.hi-c.lo)]++
+			sum += d
+		}
+		// Each quarter of the range holds about a quarter of the players
+		// (250 each; below 150 is some 8 standard deviations off).
+		for i, n := range quarters {
+			if n < 150 {
+				t.Errorf("first %v: %d of %d pauses in quarter %d of [%v, %v): %v", c.first, n, players, i, c.lo, c.hi, quarters)
+			}
+		}
+		// The mean is the middle of the range (its standard error some
+		// 37 ms: 200 ms is over 5 of them).
+		if mean, mid := sum/players, (c.lo+c.hi)/2; mean < mid-200*time.Millisecond || mean > mid+200*time.Millisecond {
+			t.Errorf("first %v: mean pause %v, want about %v", c.first, mean, mid)
+		}
+	}
+	for _, first := range []bool{true, false} {
+		if got := thinkPause(0, first); got != 0 {
+			t.Errorf("thinkPause(0, %v) = %v, want 0", first, got)
 		}
 	}
 }

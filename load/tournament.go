@@ -28,7 +28,7 @@ type TournamentConfig struct {
 	Watchers int
 	// Duration bounds play (the run also ends when everyone has finished).
 	Duration time.Duration
-	// Think is each entrant's pause before each move.
+	// Think is each entrant's mean pause before each move (thinkPause).
 	Think time.Duration
 	// SetupTimeout bounds entering and connecting; default 2 minutes.
 	SetupTimeout time.Duration
@@ -280,7 +280,7 @@ func (r *tourRunner) entrant(ctx context.Context, c *client.Conn, rng *rand.Rand
 		}
 		if r.cfg.Think > 0 {
 			select {
-			case <-time.After(r.cfg.Think):
+			case <-time.After(thinkPause(r.cfg.Think, false)):
 			case <-ctx.Done():
 				return
 			}

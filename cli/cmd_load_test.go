@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"math"
 	"os"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
@@ -20,6 +21,9 @@ func TestLoad(t *testing.T) {
 		name     string
 		args     []string
 		baseline bool
+		// selfProfile: the run writes the load generator's own CPU
+		// profile (--self-cpuprofile).
+		selfProfile bool
 	}{
 		// The stroke-play run has the detector off (no fair-play
 		// report); the match-play run has it on, long enough for holes to
@@ -27,8 +31,8 @@ func TestLoad(t *testing.T) {
 		// analysed: about half a CPU-second a hole under -race, which is
 		// why the run is no longer). One run of each: every run is a
 		// server process of its own, the dearest part of the tests.
-		{"stroke play with the baseline", []string{"--rooms", "2", "--players", "3", "--baseline"}, true},
-		{"match play, rounds of one hole, the detector on", []string{"--rooms", "2", "--players", "2", "--holes", "1", "--fairplay", "--duration", "3s", "--rate", "100"}, false},
+		{"stroke play with the baseline and the load generator's profile", []string{"--rooms", "2", "--players", "3", "--baseline"}, true, true},
+		{"match play, rounds of one hole, the detector on", []string{"--rooms", "2", "--players", "2", "--holes", "1", "--fairplay", "--duration", "3s", "--rate", "100"}, false, false},
 	}
 	if runtime.NumCPU() >= 2 {
 		// Both children on CPU 1: the baseline's starts after the
@@ -41,9 +45,19 @@ func TestLoad(t *testing.T) {
 			// Paced: the checks need moves, not as many as two cores
 			// can make (which would slow every test running beside it).
 			args := append([]string{"load", "--serve", "memory", "--duration", "2s", "--rate", "60", "--json"}, tt.args...)
+			profile := filepath.Join(t.TempDir(), "load.prof")
+			if tt.selfProfile {
+				args = append(args, "--self-cpuprofile", profile)
+			}
 			r := runCmd(t, "", args...)
 			if r.code != 0 {
 				t.Fatalf("exit %d: %s\n%s", r.code, r.err, r.stderr)
+			}
+			if tt.selfProfile {
+				// A profile is gzipped protocol buffers.
+				if b, err := os.ReadFile(profile); err != nil || len(b) < 100 || b[0] != 0x1f || b[1] != 0x8b {
+					t.Errorf("the load generator's profile: %d bytes, %v", len(b), err)
+				}
 			}
 			var rep loadReport
 			if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil {

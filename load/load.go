@@ -675,7 +675,9 @@ func (r *runner) player(ctx context.Context, rm *room, p *player) {
 // pauses vary. With every later pause exactly think, any moment the
 // server or the load generator fell behind gathered the moves it delayed
 // into one burst, and the burst came back every think for the rest of the
-// run: a tail made by the load, not by a person's pace.
+// run: moves waiting behind each other because of the load's lockstep,
+// not a person's pace (at 10,000 connections the ack median was 2.2-8.2
+// ms with it, 0.6-0.7 ms without).
 func thinkPause(think time.Duration, first bool) time.Duration {
 	if think <= 0 {
 		return think

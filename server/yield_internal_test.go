@@ -30,6 +30,7 @@ func TestPoolYield(t *testing.T) {
 			pool := solverpool.New(solverpool.Options{Workers: 1})
 			defer pool.Close()
 			release := make(chan struct{})
+			defer close(release) // before Close, which waits for the running job
 			started := make(chan struct{})
 			go func() { _ = pool.Do(context.Background(), solverpool.High, "", func() { close(started); <-release }) }()
 			<-started
@@ -47,7 +48,6 @@ func TestPoolYield(t *testing.T) {
 			}
 			var gosched, waited int
 			poolYield(pool, func() { gosched++ }, func() { waited++ })
-			close(release)
 			if want := map[bool]int{true: 1}[tc.wantWait]; waited != want || gosched != 1-want {
 				t.Errorf("waited %d times and let others run %d times, want %d and %d", waited, gosched, want, 1-want)
 			}

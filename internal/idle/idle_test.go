@@ -41,18 +41,48 @@ func TestYield(t *testing.T) {
 	}
 }
 
-// TestRunnableMetric: the runtime has the metric Yield reads, as a
-// count; Runnable reads it.
+// TestRunnableMetric: the runtime has the metrics Yield reads, as
+// counts; Runnable and Waiting read them.
 func TestRunnableMetric(t *testing.T) {
 	t.Parallel()
-	i := slices.IndexFunc(metrics.All(), func(d metrics.Description) bool { return d.Name == runnableMetric })
-	if i < 0 {
-		t.Fatalf("the runtime has no %s", runnableMetric)
-	}
-	if d := metrics.All()[i]; d.Kind != metrics.KindUint64 || d.Cumulative {
-		t.Errorf("%s is %+v, want a gauge of goroutines", runnableMetric, d)
+	for _, name := range []string{runnableMetric, runningMetric, procsMetric} {
+		i := slices.IndexFunc(metrics.All(), func(d metrics.Description) bool { return d.Name == name })
+		if i < 0 {
+			t.Fatalf("the runtime has no %s", name)
+		}
+		if d := metrics.All()[i]; d.Kind != metrics.KindUint64 || d.Cumulative {
+			t.Errorf("%s is %+v, want a gauge", name, d)
+		}
 	}
 	if n := Runnable(); n > 1<<20 {
 		t.Errorf("Runnable() = %d", n)
+	}
+	if n := Waiting(); n > 1<<20 {
+		t.Errorf("Waiting() = %d", n)
+	}
+}
+
+// TestWaiting: the background gives way to the goroutines in the run
+// queues and, with more than one P, to every P being busy (its own P is
+// one of them); with one P, its own running is no reason to wait.
+func TestWaiting(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name                     string
+		runnable, running, procs uint64
+		want                     uint64
+	}{
+		{"one P, nothing else to run", 0, 1, 1, 0},
+		{"one P, rooms' goroutines queued", 3, 1, 1, 3},
+		{"two Ps, the other idle", 0, 1, 2, 0},
+		{"two Ps, both running", 0, 2, 2, 1},
+		{"two Ps, both running and more queued", 2, 2, 2, 3},
+		{"eight Ps, seven running", 0, 7, 8, 0},
+		{"eight Ps, all running", 0, 8, 8, 1},
+		{"the runtime says nothing", 0, 0, 0, 0},
+	} {
+		if got := waiting(tc.runnable, tc.running, tc.procs); got != tc.want {
+			t.Errorf("%s: waiting(%d, %d, %d) = %d, want %d", tc.name, tc.runnable, tc.running, tc.procs, got, tc.want)
+		}
 	}
 }

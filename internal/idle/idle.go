@@ -59,7 +59,7 @@ const (
 // shared (a load generator beside it, or GOMAXPROCS above the CPUs it
 // gets), then waits for: at 800 moves a second on two cores, the acks'
 // p99 was three to five times that of the detector off while the
-// analyses gave way only to the run queues, 1.1-1.4 times once they also gave
+// analyses gave way only to the run queues, 1.1-1.7 times once they also gave
 // way to busy Ps.
 func Waiting() uint64 {
 	s := []metrics.Sample{{Name: runnableMetric}, {Name: runningMetric}, {Name: procsMetric}}

@@ -45,8 +45,9 @@ func TestLoad(t *testing.T) {
 			// Paced: the checks need moves, not as many as two cores
 			// can make (which would slow every test running beside it).
 			args := append([]string{"load", "--serve", "memory", "--duration", "2s", "--rate", "60", "--json"}, tt.args...)
-			profile := filepath.Join(t.TempDir(), "load.prof")
+			var profile string
 			if tt.selfProfile {
+				profile = filepath.Join(t.TempDir(), "load.prof")
 				args = append(args, "--self-cpuprofile", profile)
 			}
 			r := runCmd(t, "", args...)

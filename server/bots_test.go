@@ -136,12 +136,18 @@ func TestBotSurvivesInstanceStop(t *testing.T) {
 	t.Parallel()
 	eachBackend(t, func(t *testing.T, cl *cluster) {
 		ctx := testCtx(t)
-		fast := func(o *server.Options) {
-			o.BotThink = 30 * time.Millisecond
-			o.BotSweepEvery = 100 * time.Millisecond
+		// think sets the bots' pace: on A slow enough that the bot is
+		// still in its first hole (some 40 moves) however long A takes to
+		// stop on a loaded machine (at 30 ms a move a busy CI run once saw
+		// the hole finished before the stop), quick on B.
+		think := func(d time.Duration) func(o *server.Options) {
+			return func(o *server.Options) {
+				o.BotThink = d
+				o.BotSweepEvery = 100 * time.Millisecond
+			}
 		}
-		a := startInstance(t, cl.store(t), cl.own, fast)
-		b := startInstance(t, cl.store(t), cl.own, fast)
+		a := startInstance(t, cl.store(t), cl.own, think(150*time.Millisecond))
+		b := startInstance(t, cl.store(t), cl.own, think(30*time.Millisecond))
 		g, seat, name, host := openBotRoom(t, ctx, a, a.url, "greedy")
 		if err := host.c.Start(ctx); err != nil {
 			t.Fatal(err)

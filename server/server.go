@@ -21,6 +21,7 @@ import (
 	"golfsolitaire/accounts"
 	"golfsolitaire/bot"
 	"golfsolitaire/botrun"
+	"golfsolitaire/internal/idle"
 	"golfsolitaire/jobs"
 	"golfsolitaire/limit"
 	"golfsolitaire/match"
@@ -247,6 +248,9 @@ type Server struct {
 	// tournament; solver runs all of the server's solver work (solver.go);
 	// seeds are the pools of pre-rated deals.
 	analyzer *match.Analyzer
+	// poller lets the background solves give way to the network too
+	// (yieldToRooms; package idle).
+	poller *idle.Poller
 	// reviews are the latest post-round analyses (review.go).
 	reviews  reviewCache
 	solver   *solverpool.Pool
@@ -330,7 +334,7 @@ func New(opts Options) (*Server, error) {
 		opts.MaxDelayed = 2000
 	}
 	s := &Server{opts: opts, store: opts.Store, log: opts.Logger, metrics: newMetrics(),
-		analyzer: opts.Analyzer}
+		analyzer: opts.Analyzer, poller: idle.NewPoller()}
 	s.rooms = newRoomHubs(s)
 	s.tasks.init()
 	if s.analyzer == nil {
@@ -459,6 +463,7 @@ func (s *Server) Close() {
 		s.log.Warn("room hubs still running after close")
 	}
 	s.stopSolver()
+	s.poller.Close()
 }
 
 // snapshotConns reads a hub's connections on its loop.

@@ -4,12 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"runtime"
 	"time"
 
 	"golfsolitaire/bot"
 	"golfsolitaire/golf"
-	"golfsolitaire/internal/idle"
 	"golfsolitaire/match"
 	"golfsolitaire/seedpool"
 	"golfsolitaire/solverpool"
@@ -200,15 +198,17 @@ func (s *Server) stopSolver() {
 
 // yieldToRooms is how the server's background solves (the analyzer's
 // best scores and ratings, the fair-play analyses) give way every few
-// thousand nodes: they wait while the rooms' goroutines are ready to run
-// (package idle), so on a busy core they take only what the rooms leave.
-func (s *Server) yieldToRooms() { s.metrics.yielded.Add(idle.Yield().Seconds()) }
+// thousand nodes: they let the network be polled, then wait while the
+// rooms' goroutines are ready to run (package idle), so on a busy core
+// they take only what the rooms leave.
+func (s *Server) yieldToRooms() { s.metrics.yielded.Add(s.poller.Yield().Seconds()) }
 
 // yieldInPool is yieldToRooms for the solves that run on the solver
 // pool's workers (the analyzer's): while a hint or a bot's move waits in
 // the pool's queue, the worker does not sleep (that would hold up the
-// waiting job too) but only lets the ready goroutines run once.
-func (s *Server) yieldInPool() { poolYield(s.solver, runtime.Gosched, s.yieldToRooms) }
+// waiting job too) but only lets the ready goroutines, and the network's,
+// run once.
+func (s *Server) yieldInPool() { poolYield(s.solver, s.poller.Poll, s.yieldToRooms) }
 
 // poolYield is yieldInPool's choice: gosched while a job of normal or
 // high priority (a hint, a bot's move, a best score a hole waits for) is

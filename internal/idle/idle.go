@@ -27,13 +27,11 @@ const (
 	MaxWait = 20 * time.Millisecond
 )
 
-// Yield lets the goroutines that are ready to run go first
+// yield lets the goroutines that are ready to run go first
 // (runtime.Gosched), then waits, in steps of Step and at most MaxWait in
-// all, while others want the CPU (Waiting: the scheduler's run queues
-// hold goroutines, or every P is running one). It returns how long it
-// waited.
-func Yield() time.Duration { return yield(Waiting, time.Sleep) }
-
+// all, while others want the CPU (runnable: Waiting, the scheduler's run
+// queues hold goroutines, or every P is running one). It returns how
+// long it waited. Poller.Yield polls the network before it.
 func yield(runnable func() uint64, sleep func(time.Duration)) time.Duration {
 	runtime.Gosched()
 	var waited time.Duration

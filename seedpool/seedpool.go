@@ -74,6 +74,9 @@ type Options struct {
 	// Filled, when set, is called for each deal the filler adds (a
 	// metric).
 	Filled func()
+	// Yield, when set, is how the filler's solves give way to other
+	// goroutines every few thousand nodes (match.Analyzer.SetYield).
+	Yield func()
 }
 
 // New returns the pools; Start runs the filler.
@@ -85,9 +88,12 @@ func New(opts Options) *Pools {
 	if opts.Filled == nil {
 		opts.Filled = func() {}
 	}
+	an := match.NewAnalyzer(opts.SolveNodes, opts.RateNodes)
+	if opts.Yield != nil {
+		an.SetYield(opts.Yield)
+	}
 	return &Pools{store: opts.Store, size: opts.Size, solver: opts.Solver, log: opts.Logger, filled: opts.Filled,
-		an:     match.NewAnalyzer(opts.SolveNodes, opts.RateNodes),
-		wanted: map[string]*wantedPool{}, kick: make(chan struct{}, 1), ctx: ctx, cancel: cancel}
+		an: an, wanted: map[string]*wantedPool{}, kick: make(chan struct{}, 1), ctx: ctx, cancel: cancel}
 }
 
 // poolSettings are the settings that decide a pool's deals: the game and

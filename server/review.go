@@ -83,7 +83,9 @@ func (s *Server) getReview(w http.ResponseWriter, r *http.Request) {
 		}
 		solveErr := s.solve(r.Context(), solverpool.Normal, client, func() {
 			var sv golf.Solver
-			rv, err = golf.ReviewRecord(rec, &sv, &golf.SolveOptions{MaxNodes: nodes})
+			// Poll: the caller waits for the review, so it does not wait
+			// for the rooms, but it lets their sockets be read.
+			rv, err = golf.ReviewRecord(rec, &sv, &golf.SolveOptions{MaxNodes: nodes, Yield: s.poller.Poll})
 		})
 		if solveErr != nil {
 			if errors.Is(solveErr, context.Canceled) || errors.Is(solveErr, context.DeadlineExceeded) {

@@ -180,7 +180,7 @@ func (s *Server) newSolverParts() {
 	s.tasks.goCtx(s.warm.run)
 	solve, rate := s.analyzer.Budgets()
 	s.seeds = seedpool.New(seedpool.Options{Store: s.opts.SeedPools, Size: s.opts.SeedPoolSize, SolveNodes: solve, RateNodes: rate,
-		Solver: s.solver, Logger: s.log, Filled: s.smetrics.poolFilled.Inc})
+		Solver: s.solver, Logger: s.log, Filled: s.smetrics.poolFilled.Inc, Yield: s.yieldInPool})
 	fillers := s.opts.SeedPoolFillers
 	if fillers == 0 {
 		fillers = s.solver.Workers()

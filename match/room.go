@@ -168,7 +168,7 @@ type Room struct {
 	// default budgets without a memo.
 	an *Analyzer
 	// shown caches settled boards (view_settled.go).
-	shown map[shownKey]Shown
+	shown recent[shownKey, Shown]
 }
 
 // SetAnalyzer makes the room use the analyzer for the solver's answers

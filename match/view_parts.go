@@ -26,9 +26,10 @@ type ViewCache struct {
 	prev   [nViewMembers]*patch.Value
 	you    map[int]*patch.Value
 	// boards are the encoded boards of others, by the board shown (Shown
-	// gives every viewer of an event the same *Board), and by encoding.
-	boards  map[*Board]*patch.Value
-	encoded map[string]*patch.Value
+	// gives every viewer of an event the same *Board), and by encoding;
+	// those of this version and the one before.
+	boards  recent[*Board, *patch.Value]
+	encoded recent[string, *patch.Value]
 	own     map[int]*ownBoard
 	buf     []byte
 	// stKey is what the standings of version were computed from
@@ -82,6 +83,8 @@ func (c *ViewCache) update(r *Room) {
 		*c = ViewCache{}
 	}
 	c.room, c.version = r, r.Version
+	c.boards.at(r.Version)
+	c.encoded.at(r.Version)
 	c.prev, c.shared = c.shared, [nViewMembers]*patch.Value{}
 	c.stPrev, c.stKey = c.stKey, standingsKey(c.stPrev[:0], r)
 	sameStandings := c.prev[mStandings] != nil && string(c.stKey) == string(c.stPrev)
@@ -206,21 +209,22 @@ func (c *ViewCache) othersOf(r *Room, seat int) *patch.Value {
 // boardOf encodes a board of others once (by pointer, and by encoding:
 // rooms with undo draw settled boards anew for every view).
 func (c *ViewCache) boardOf(b *Board) *patch.Value {
-	if v, ok := c.boards[b]; ok {
+	if v, ok := c.boards.get(b); ok {
 		return v
 	}
-	if c.boards == nil || len(c.boards) > 1024 {
-		c.boards = map[*Board]*patch.Value{}
-	}
 	c.buf = appendBoard(c.buf[:0], b)
-	v, ok := c.encoded[string(c.buf)]
+	// (indexed here, not through get, so that the lookup does not
+	// allocate the key)
+	v, ok := c.encoded.cur[string(c.buf)]
 	if !ok {
-		if c.encoded == nil || len(c.encoded) > 1024 {
-			c.encoded = map[string]*patch.Value{}
+		if v, ok = c.encoded.prev[string(c.buf)]; ok {
+			c.encoded.put(string(c.buf), v)
 		}
-		v = patch.Raw(slices.Clone(c.buf))
-		c.encoded[string(c.buf)] = v
 	}
-	c.boards[b] = v
+	if !ok {
+		v = patch.Raw(slices.Clone(c.buf))
+		c.encoded.put(string(c.buf), v)
+	}
+	c.boards.put(b, v)
 	return v
 }

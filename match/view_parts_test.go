@@ -105,6 +105,16 @@ func TestViewDocs(t *testing.T) {
 					}
 					history[s] = append(hs, sent{doc, want})
 				}
+				// The caches of settled boards keep what this version and
+				// the one before used: at most a board of every seat for
+				// every viewer, twice (they once kept a whole hole's).
+				most := 2 * len(viewers) * tt.seats
+				if n := r.shown.len(); n > most {
+					t.Fatalf("v%d: the room keeps %d settled boards, want at most %d", r.Version, n, most)
+				}
+				if n, m := cache.boards.len(), cache.encoded.len(); n > most || m > most {
+					t.Fatalf("v%d: the view cache keeps %d boards and %d encodings, want at most %d", r.Version, n, m, most)
+				}
 			}
 			at := t0
 			events := 0

@@ -141,14 +141,12 @@ func (r *Room) Shown(h *Hole, p, f int, w *Wait) Shown {
 	if w != nil {
 		key.wait = *w
 	}
-	if sh, ok := r.shown[key]; ok {
+	r.shown.at(r.Version)
+	if sh, ok := r.shown.get(key); ok {
 		return sh
 	}
 	sh := r.shownNew(h, p, f, w)
-	if r.shown == nil || len(r.shown) > 256 {
-		r.shown = map[shownKey]Shown{}
-	}
-	r.shown[key] = sh
+	r.shown.put(key, sh)
 	return sh
 }
 

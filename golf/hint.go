@@ -21,7 +21,12 @@ const hintNodes = 20_000
 // The hint for a given visible position and rng state is the same whatever
 // the real stock order is. It returns the zero Move when the game is over
 // and the only legal move when there is one.
-func Hint(s *State, samples int, rng *rand.ChaCha8) Move {
+func Hint(s *State, samples int, rng *rand.ChaCha8) Move { return HintYield(s, samples, rng, nil) }
+
+// HintYield is Hint whose solves give way to other goroutines with yield
+// (SolveOptions.Yield; nil: runtime.Gosched), as a server's solves do.
+// The move is Hint's.
+func HintYield(s *State, samples int, rng *rand.ChaCha8, yield func()) Move {
 	legal := s.Legal()
 	switch len(legal) {
 	case 0:
@@ -53,7 +58,7 @@ func Hint(s *State, samples int, rng *rand.ChaCha8) Move {
 			c.moves = nil
 			copy(c.stock[c.next:c.nStock], sample)
 			c.apply(m)
-			totals[i] += sv.solve(positionOf(&c), &SolveOptions{MaxNodes: hintNodes}).Best
+			totals[i] += sv.solve(positionOf(&c), &SolveOptions{MaxNodes: hintNodes, Yield: yield}).Best
 		}
 	}
 	best := 0

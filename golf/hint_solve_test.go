@@ -143,3 +143,26 @@ func TestRate(t *testing.T) {
 		t.Fatalf("ratings %v: want some unclearable and some not", counts)
 	}
 }
+
+// TestHintYield: HintYield's solves give way through the yield passed
+// (every few thousand nodes, counted across a hint's solves), and its
+// move is Hint's from the same rng state.
+func TestHintYield(t *testing.T) {
+	t.Parallel()
+	v, _ := NewVariant("golf", nil)
+	yields := 0
+	for n := 1; n <= 12; n++ {
+		d := NewDeal(v, NumberedSeed(n))
+		st := NewState(&d)
+		seed := [32]byte{byte(n)}
+		want := Hint(st, 6, rand.NewChaCha8(seed))
+		got := HintYield(st, 6, rand.NewChaCha8(seed), func() { yields++ })
+		if got != want {
+			t.Errorf("deal %d: HintYield %v, Hint %v", n, got, want)
+		}
+	}
+	if yields == 0 {
+		t.Error("twelve hints' solves never called the yield passed")
+	}
+	t.Logf("%d yields", yields)
+}

@@ -108,7 +108,7 @@ func (s *Server) hintFor(ctx context.Context, h *hub, seat, hole int) (move stri
 	// them in flight.
 	var m golf.Move
 	client := "seat:" + h.code + "/" + strconv.Itoa(seat)
-	if err := s.solve(ctx, solverpool.High, client, func() { m = golf.Hint(sn.st, bot.SearchSamples, rand.NewChaCha8(seed)) }); err != nil {
+	if err := s.solve(ctx, solverpool.High, client, func() { m = golf.HintYield(sn.st, bot.SearchSamples, rand.NewChaCha8(seed), s.poller.Poll) }); err != nil {
 		if errors.Is(err, context.DeadlineExceeded) {
 			// Queued past the hint's time: every worker busy. Say so, with
 			// when to ask again, rather than "internal error".

@@ -57,6 +57,10 @@ const SearchSamples = 6
 // the cards its turns revealed), which is all Reconstruct needs.
 type Player struct {
 	Level Level
+	// Yield, when set, is how the search level's solves give way to
+	// other goroutines every few thousand nodes (golf.HintYield; nil:
+	// runtime.Gosched).
+	Yield func()
 	rng   *rand.Rand
 
 	hole   int
@@ -158,7 +162,7 @@ func (p *Player) search(v golf.Variant, b *match.Board) golf.Move {
 	}
 	var seed [32]byte
 	copy(seed[:], fmt.Sprint(p.hole, len(p.moves), p.rng.Uint64()))
-	m := golf.Hint(st, SearchSamples, rand.NewChaCha8(seed))
+	m := golf.HintYield(st, SearchSamples, rand.NewChaCha8(seed), p.Yield)
 	if m == (golf.Move{}) {
 		return p.greedy(v, b)
 	}

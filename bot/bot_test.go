@@ -112,3 +112,18 @@ func TestPlayerStartsMidHole(t *testing.T) {
 		})
 	}
 }
+
+// TestSearchYields: a search player's solves give way through its Yield
+// (a server passes one that lets the network be polled).
+func TestSearchYields(t *testing.T) {
+	t.Parallel()
+	at := time.Unix(1_700_000_000, 0)
+	r := testRoom(t, at)
+	p := NewPlayer(Search, 1)
+	yields := 0
+	p.Yield = func() { yields++ }
+	playFor(t, r, p, 1, 1, at)
+	if yields == 0 {
+		t.Error("a hole of a search player's moves never called its Yield")
+	}
+}

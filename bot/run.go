@@ -41,6 +41,9 @@ type RunOptions struct {
 	// and quotas with everything else. A turn the gate refuses is played
 	// greedily. Nil: the bot thinks on its own goroutine.
 	Gate Gate
+	// Yield, when set, is how the search level's solves give way to
+	// other goroutines (Player.Yield).
+	Yield func()
 }
 
 // Gate runs solver work for a bot: Do runs fn (or refuses with an error
@@ -67,6 +70,7 @@ func Run(ctx context.Context, o RunOptions) error {
 		o.Logger = slog.Default()
 	}
 	p := NewPlayer(o.Level, rand.Uint64())
+	p.Yield = o.Yield
 	var since int64
 	seq := o.FirstSeq
 	backoff := 100 * time.Millisecond

@@ -48,6 +48,9 @@ type Options struct {
 	HTTPClient *http.Client
 	// Gate runs the thinking of a room's search bots (bot.RunOptions).
 	Gate func(room string) bot.Gate
+	// Yield is how the search bots' solves give way (bot.RunOptions;
+	// nil: runtime.Gosched).
+	Yield func()
 	// LoadRoom reads a room (ErrNoRoom when it is gone); HashToken is what
 	// a room holds of a seat token; Now is the clock.
 	LoadRoom  func(ctx context.Context, code string) (*match.Room, error)
@@ -136,7 +139,7 @@ func (r *Runner) Run(code, id string, rec Record, firstSeq int64, taken time.Tim
 		})
 		err := bot.Run(ctx, bot.RunOptions{
 			URL: r.opts.URL, HTTPClient: r.opts.HTTPClient, Room: code, Token: rec.Token, Level: rec.Level, Think: r.opts.Think,
-			Linger: Linger, FirstSeq: firstSeq, Logger: r.log, Gate: r.opts.Gate(code),
+			Linger: Linger, FirstSeq: firstSeq, Logger: r.log, Gate: r.opts.Gate(code), Yield: r.opts.Yield,
 		})
 		cancel()
 		leaseLost := <-lost

@@ -361,6 +361,7 @@ func New(opts Options) (*Server, error) {
 	s.bots = botrun.New(botrun.Options{
 		Store: s.store, Owner: s.id, Lease: s.opts.BotLease, SweepEvery: s.opts.BotSweepEvery, Think: s.opts.BotThink,
 		URL: botURL, HTTPClient: s.botNet.client, Gate: func(room string) bot.Gate { return botGate{s: s, room: room} },
+		Yield: s.poller.Poll,
 		LoadRoom: func(ctx context.Context, code string) (*match.Room, error) {
 			room, err := s.loadRoom(ctx, code)
 			if errors.Is(err, errRoomNotFound) {

@@ -136,18 +136,17 @@ func TestBotSurvivesInstanceStop(t *testing.T) {
 	t.Parallel()
 	eachBackend(t, func(t *testing.T, cl *cluster) {
 		ctx := testCtx(t)
-		// think sets the bots' pace: on A slow enough that the bot is
-		// still in its first hole (some 40 moves) however long A takes to
-		// stop on a loaded machine (at 30 ms a move a busy CI run once saw
-		// the hole finished before the stop), quick on B.
-		think := func(d time.Duration) func(o *server.Options) {
-			return func(o *server.Options) {
-				o.BotThink = d
-				o.BotSweepEvery = 100 * time.Millisecond
-			}
+		// The bots' pace: slow enough that the bot is still in its first
+		// hole (some 40 moves) when A has stopped, however long that takes
+		// on a loaded machine. A releases the bot as it starts to stop, and
+		// B resumes it while A's connections drain: at 30 ms a move, busy
+		// runs saw B finish the hole before A's stop returned.
+		slow := func(o *server.Options) {
+			o.BotThink = 150 * time.Millisecond
+			o.BotSweepEvery = 100 * time.Millisecond
 		}
-		a := startInstance(t, cl.store(t), cl.own, think(150*time.Millisecond))
-		b := startInstance(t, cl.store(t), cl.own, think(30*time.Millisecond))
+		a := startInstance(t, cl.store(t), cl.own, slow)
+		b := startInstance(t, cl.store(t), cl.own, slow)
 		g, seat, name, host := openBotRoom(t, ctx, a, a.url, "greedy")
 		if err := host.c.Start(ctx); err != nil {
 			t.Fatal(err)

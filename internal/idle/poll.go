@@ -63,10 +63,10 @@ func (p *Poller) Close() error {
 	return p.r.Close()
 }
 
-// Yield is the package's Yield with the network polled first: it gives
-// way to the goroutines ready to run and to those the network has data
-// for, then waits while others want the CPU (Waiting), in steps of Step
-// and at most MaxWait in all. It returns how long it waited.
+// Yield gives way to the goroutines ready to run and to those the
+// network has data for (Poll), then waits while others want the CPU
+// (Waiting), in steps of Step and at most MaxWait in all. It returns how
+// long it waited.
 func (p *Poller) Yield() time.Duration {
 	p.Poll()
 	return yield(Waiting, time.Sleep)

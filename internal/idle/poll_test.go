@@ -15,13 +15,13 @@ import (
 // trips all but stop. Counted in round trips a Poll, not timed. (Not
 // parallel: it sets GOMAXPROCS.)
 func TestPollLetsNetworkIn(t *testing.T) {
+	var wg sync.WaitGroup
+	defer wg.Wait() // after the sockets close (deferred below)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer ln.Close()
-	var wg sync.WaitGroup
-	defer wg.Wait()
 	wg.Go(func() { // the echo
 		c, err := ln.Accept()
 		if err != nil {

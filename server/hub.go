@@ -127,6 +127,11 @@ func (h *hub) Started() {
 
 func (h *hub) Stopped() {
 	h.s.metrics.rooms.Dec()
+	// Every connection has let go of the hub. One whose detach could not
+	// reach the loop in time (the loop busy past the detach's timeout, as
+	// on a store that hangs) is still listed: it is gone all the same.
+	h.s.metrics.conns.Sub(float64(len(h.conns)))
+	clear(h.conns)
 	if h.delayT != nil {
 		h.delayT.Stop()
 	}

@@ -58,9 +58,10 @@ type Analyzer struct {
 	// nil: runtime.Gosched.
 	yield func()
 
-	mu      sync.Mutex
-	deals   map[analysisKey]*analysis
-	older   map[analysisKey]*analysis
+	mu sync.Mutex
+	// deals is the memo, turned when its newer generation holds
+	// maxAnalyses deals.
+	deals   recent[analysisKey, *analysis]
 	choices map[choiceKey]*choice
 	// idle holds solvers for reuse (see getSolver): their tables are
 	// large, and allocating them for every deal kept the garbage collector
@@ -117,7 +118,7 @@ func NewAnalyzer(solveNodes, rateNodes int64) *Analyzer {
 	if rateNodes <= 0 {
 		rateNodes = RateNodes
 	}
-	return &Analyzer{solveNodes: solveNodes, rateNodes: rateNodes, deals: map[analysisKey]*analysis{}, choices: map[choiceKey]*choice{},
+	return &Analyzer{solveNodes: solveNodes, rateNodes: rateNodes, choices: map[choiceKey]*choice{},
 		idleBytes: maxIdleSolverBytes}
 }
 
@@ -142,17 +143,17 @@ func (a *Analyzer) analysisOf(v golf.Variant, seed golf.Seed) *analysis {
 	k.v.Options.Undo = false // undo changes nothing the solver sees
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	if x, ok := a.deals[k]; ok {
+	if x, ok := a.deals.cur[k]; ok {
 		return x
 	}
-	x, ok := a.older[k]
+	x, ok := a.deals.prev[k]
 	if !ok {
 		x = &analysis{}
 	}
-	if len(a.deals) >= maxAnalyses {
-		a.older, a.deals = a.deals, map[analysisKey]*analysis{}
+	if len(a.deals.cur) >= maxAnalyses {
+		a.deals.turn()
 	}
-	a.deals[k] = x
+	a.deals.put(k, x)
 	return x
 }
 
@@ -162,10 +163,7 @@ func (a *Analyzer) Solved(v golf.Variant, seed golf.Seed) bool {
 	k := analysisKey{v: v, seed: seed}
 	k.v.Options.Undo = false
 	a.mu.Lock()
-	x, ok := a.deals[k]
-	if !ok {
-		x, ok = a.older[k]
-	}
+	x, ok := a.deals.peek(k)
 	a.mu.Unlock()
 	return ok && x.solved.Load()
 }

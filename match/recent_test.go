@@ -34,4 +34,14 @@ func TestRecent(t *testing.T) {
 	if n := c.len(); n != 0 {
 		t.Errorf("after two versions unused the cache holds %d", n)
 	}
+	// Turned by hand (the Analyzer's memo, when full); peek moves nothing.
+	c.put("d", 4)
+	c.turn()
+	if v, ok := c.peek("d"); !ok || v != 4 || len(c.cur) != 0 {
+		t.Errorf("peek of d after a turn: %d, %v, the newer generation %v", v, ok, c.cur)
+	}
+	c.turn()
+	if _, ok := c.peek("d"); ok {
+		t.Error("d kept through two turns unused")
+	}
 }

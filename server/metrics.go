@@ -26,7 +26,7 @@ type metrics struct {
 	refused     *prometheus.CounterVec
 	pingClosed  prometheus.Counter
 	// yielded is how long background solves waited for the rooms'
-	// goroutines (idle.Yield).
+	// goroutines (idle.Poller.Yield).
 	yielded prometheus.Counter
 	// delayDropped counts spectator-delay frames dropped past the cap.
 	delayDropped prometheus.Counter

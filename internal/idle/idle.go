@@ -12,7 +12,6 @@
 package idle
 
 import (
-	"runtime"
 	"runtime/metrics"
 	"time"
 )
@@ -27,13 +26,13 @@ const (
 	MaxWait = 20 * time.Millisecond
 )
 
-// yield lets the goroutines that are ready to run go first
-// (runtime.Gosched), then waits, in steps of Step and at most MaxWait in
-// all, while others want the CPU (runnable: Waiting, the scheduler's run
+// yield lets the goroutines that are ready to run go first (giveWay:
+// Poller.Poll), then waits, in steps of Step and at most MaxWait in all,
+// while others want the CPU (runnable: Waiting, the scheduler's run
 // queues hold goroutines, or every P is running one). It returns how
-// long it waited. Poller.Yield polls the network before it.
-func yield(runnable func() uint64, sleep func(time.Duration)) time.Duration {
-	runtime.Gosched()
+// long it waited.
+func yield(giveWay func(), runnable func() uint64, sleep func(time.Duration)) time.Duration {
+	giveWay()
 	var waited time.Duration
 	for waited < MaxWait && runnable() > 0 {
 		sleep(Step)

@@ -30,7 +30,11 @@ func TestYield(t *testing.T) {
 				return v
 			}
 			var slept []time.Duration
-			waited := yield(runnable, func(d time.Duration) { slept = append(slept, d) })
+			gaveWay := 0
+			waited := yield(func() { gaveWay++ }, runnable, func(d time.Duration) { slept = append(slept, d) })
+			if gaveWay != 1 {
+				t.Errorf("gave way %d times before waiting, want once", gaveWay)
+			}
 			if len(slept) != tc.wantSteps || waited != time.Duration(tc.wantSteps)*Step {
 				t.Errorf("slept %v (waited %v), want %d steps of %v", slept, waited, tc.wantSteps, Step)
 			}

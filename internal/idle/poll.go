@@ -22,6 +22,7 @@ import (
 // data, whose goroutines then run in turn.
 type Poller struct {
 	r, w *os.File
+	one  []byte // what Poll writes (only read)
 }
 
 // NewPoller makes a poller; Close releases its pipe. If the pipe cannot
@@ -31,11 +32,11 @@ func NewPoller() *Poller {
 	if err != nil {
 		return &Poller{}
 	}
-	return &Poller{r: r, w: w}
+	return &Poller{r: r, w: w, one: []byte{1}}
 }
 
-// Poll gives way to every goroutine ready to run and to the network's
-// (see Poller), then returns. It is safe for concurrent use: each call
+// Poll gives way to every goroutine ready to run and to those the
+// network has data for (see Poller), then returns. It is safe for concurrent use: each call
 // writes one byte and reads one. With more than one P it is
 // runtime.Gosched: a P with nothing to run waits on the network, so the
 // sockets are read while any P is free, and while none is, Waiting has
@@ -47,11 +48,11 @@ func (p *Poller) Poll() {
 		runtime.Gosched()
 		return
 	}
-	go p.w.Write([]byte{1}) // on a closed pipe Read below fails too
+	go p.w.Write(p.one) // on a closed pipe Read below fails too
 	var b [1]byte
-	if _, err := p.r.Read(b[:]); err != nil {
-		runtime.Gosched()
-	}
+	p.r.Read(b[:])
+	// The goroutines the poll made ready run before the caller goes on.
+	runtime.Gosched()
 }
 
 // Close closes the poller's pipe; a Poll after it is runtime.Gosched.
@@ -67,7 +68,4 @@ func (p *Poller) Close() error {
 // network has data for (Poll), then waits while others want the CPU
 // (Waiting), in steps of Step and at most MaxWait in all. It returns how
 // long it waited.
-func (p *Poller) Yield() time.Duration {
-	p.Poll()
-	return yield(Waiting, time.Sleep)
-}
+func (p *Poller) Yield() time.Duration { return yield(p.Poll, Waiting, time.Sleep) }

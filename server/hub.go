@@ -497,9 +497,11 @@ func (h *hub) updateListing() {
 }
 
 // expireFinished gives a room that has just finished (public or private)
-// the shorter time to live of finished rooms, once.
+// the shorter time to live of finished rooms, once. A tournament's room
+// keeps the tournament's (longer) time to live: its records are the
+// tournament's.
 func (h *hub) expireFinished() {
-	finished := h.room.Status == match.Finished
+	finished := h.room.Status == match.Finished && h.room.Tournament == ""
 	if !finished || h.finishedTTL {
 		h.finishedTTL = finished
 		return

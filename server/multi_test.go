@@ -176,7 +176,20 @@ func TestInstanceShutdownMidHole(t *testing.T) {
 		if err := a.c.WriteRaw(ctx, msg); err != nil {
 			t.Fatal(err)
 		}
-		waitFor(t, time.Minute, "move A stored", func() bool { return cl.room(t, ga.Code).Seats[0].LastSeq == seqA })
+		// A busy store may answer "unavailable": a real client sends the
+		// same command, with the same seq, again.
+		waitFor(t, time.Minute, "move A stored", func() bool {
+			if m, ok := a.w.takeRefusal(seqA); ok {
+				if m.Code != protocol.ErrCodeUnavailable {
+					t.Fatalf("move A refused: %s: %s", m.Code, m.Message)
+				}
+				a.retries++
+				if err := a.c.WriteRaw(ctx, msg); err != nil {
+					t.Fatal(err)
+				}
+			}
+			return cl.room(t, ga.Code).Seats[0].LastSeq == seqA
+		})
 		movesBefore := len(cl.room(t, ga.Code).Holes[0].Games[0].Moves)
 
 		i1.stop(t)

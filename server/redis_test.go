@@ -419,10 +419,13 @@ type watcher struct {
 	moves   map[[2]int]int // (seat, hole) -> move events received
 	notices map[string]int // "holeEnded 2", "roundEnded" -> received
 	done    chan struct{}  // closed when the current connection has ended
+	// refused are the error replies to commands the test wrote itself
+	// (client.Conn.WriteRaw: no DoSeq waits for them), by seq.
+	refused map[int64]protocol.ServerMessage
 }
 
 func newWatcher(name string) *watcher {
-	w := &watcher{name: name, moves: map[[2]int]int{}, notices: map[string]int{}, done: make(chan struct{})}
+	w := &watcher{name: name, moves: map[[2]int]int{}, notices: map[string]int{}, done: make(chan struct{}), refused: map[int64]protocol.ServerMessage{}}
 	close(w.done)
 	return w
 }
@@ -454,6 +457,10 @@ func (w *watcher) see(m protocol.ServerMessage) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	switch m.Type {
+	case protocol.TypeError:
+		if m.Seq != 0 {
+			w.refused[m.Seq] = m
+		}
 	case protocol.TypeSnapshot:
 		// The first snapshot sets the start; a later one (after a
 		// reconnect) comes after the events the client missed, at the
@@ -493,6 +500,16 @@ func (w *watcher) check(t *testing.T) int64 {
 		t.Errorf("%s: %s", w.name, e)
 	}
 	return w.last
+}
+
+// takeRefusal returns (and forgets) the error reply to the command of
+// seq, if one arrived.
+func (w *watcher) takeRefusal(seq int64) (protocol.ServerMessage, bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	m, ok := w.refused[seq]
+	delete(w.refused, seq)
+	return m, ok
 }
 
 // movesSeen returns how many move events of the seat and hole arrived.

@@ -938,7 +938,13 @@ func TestTournamentRoomKept(t *testing.T) {
 	}
 	// The room's hub and the tournament's results both set its time to
 	// live when it finishes, in no fixed order: neither may shorten it.
-	// (The records are read first: the results have been posted.)
+	// The hub handles the finish after sending the last event, and lets a
+	// connection in only after that: one let in now makes sure it has.
+	c := dial(t, ctx, ts.URL, room, host.Token)
+	if _, err := c.WaitView(ctx, func(*match.View) bool { return true }); err != nil {
+		t.Fatal(err)
+	}
+	c.CloseNow()
 	for _, ttl := range st.ttls(room) {
 		if ttl < 48*time.Hour {
 			t.Fatalf("the entrant's room was given %v to live (expiries %v)", ttl, st.ttls(room))

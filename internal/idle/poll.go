@@ -36,8 +36,9 @@ func NewPoller() *Poller {
 }
 
 // Poll gives way to every goroutine ready to run and to those the
-// network has data for (see Poller), then returns. It is safe for concurrent use: each call
-// writes one byte and reads one. With more than one P it is
+// network has data for (see Poller), then returns. It is safe for
+// concurrent use: each call writes one byte and reads one. With more
+// than one P it is
 // runtime.Gosched: a P with nothing to run waits on the network, so the
 // sockets are read while any P is free, and while none is, Waiting has
 // the background sleep; the pipe's round trip would only wake another

@@ -143,6 +143,9 @@ func (a *Analyzer) analysisOf(v golf.Variant, seed golf.Seed) *analysis {
 	k.v.Options.Undo = false // undo changes nothing the solver sees
 	a.mu.Lock()
 	defer a.mu.Unlock()
+	// Not recent.get: a deal of the older generation is moved to the
+	// newer only after the turn below, so the newer never holds more
+	// than maxAnalyses.
 	if x, ok := a.deals.cur[k]; ok {
 		return x
 	}

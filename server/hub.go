@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"sync/atomic"
 	"time"
 
 	"golfsolitaire/match"
@@ -41,6 +42,10 @@ type hub struct {
 	code  string
 	room  *match.Room
 	conns map[*conn]struct{}
+	// live is what the room says of itself to GET /api/live (roomLive,
+	// packed), brought up to date on the loop whenever it has run
+	// something (Settled) and read by anyone without asking the loop.
+	live atomic.Uint64
 
 	delayQ []delayed
 	delayT *time.Timer
@@ -127,6 +132,7 @@ func (h *hub) Started() {
 
 func (h *hub) Stopped() {
 	h.s.metrics.rooms.Dec()
+	h.live.Store(0) // a hub that stopped is in no count
 	// Every connection has let go of the hub. One whose detach could not
 	// reach the loop in time (the loop busy past the detach's timeout, as
 	// on a store that hangs) is still listed: it is gone all the same.

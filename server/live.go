@@ -11,7 +11,6 @@ import (
 
 	"golfsolitaire/match"
 	"golfsolitaire/protocol"
-	"golfsolitaire/server/internal/hubs"
 	"golfsolitaire/tourney"
 )
 
@@ -110,35 +109,60 @@ type roomLive struct {
 	players, spectators       int
 }
 
-// localLive reads this instance's room hubs: its counts, and the
-// spectators of each watchable room in play.
-func (s *Server) localLive(ctx context.Context) liveCounts {
+// pack is rl in one word: the three flags, then the players and the
+// spectators in 30 bits each (a room's seats and spectators are limited
+// far below that; more is counted as the most that fits).
+func (rl roomLive) pack() uint64 {
+	const most = 1<<30 - 1
+	var w uint64
+	for i, b := range []bool{rl.playing, rl.watchable, rl.rated} {
+		if b {
+			w |= 1 << i
+		}
+	}
+	return w | uint64(min(rl.players, most))<<3 | uint64(min(rl.spectators, most))<<33
+}
+
+func unpackLive(w uint64) roomLive {
+	const most = 1<<30 - 1
+	return roomLive{playing: w&1 != 0, watchable: w&2 != 0, rated: w&4 != 0,
+		players: int(w >> 3 & most), spectators: int(w >> 33 & most)}
+}
+
+// roomLive is what the room says of itself now (on the loop).
+func (h *hub) roomLive() roomLive {
+	rm := h.room
+	var rl roomLive
+	if rm == nil {
+		return rl
+	}
+	rl.playing = rm.Status == match.Playing
+	rl.watchable = rm.Settings.Public && rm.Settings.Spectators && rm.Tournament == ""
+	rl.rated = rm.Settings.Rated
+	for c := range h.conns {
+		switch {
+		case c.seat < 0:
+			if !c.preview {
+				rl.spectators++
+			}
+		case c.seat < len(rm.Seats) && !rm.Seats[c.seat].Bot:
+			rl.players++
+		}
+	}
+	return rl
+}
+
+// Settled keeps h.live up to date: the loop has run something.
+func (h *hub) Settled() { h.live.Store(h.roomLive().pack()) }
+
+// localLive sums this instance's room hubs' counts, and the spectators
+// of each watchable room in play, from what each hub last said of itself
+// (hub.live): a read of every room every liveEvery costs no trip through
+// their loops.
+func (s *Server) localLive() liveCounts {
 	out := liveCounts{ID: s.id, Watched: map[string]int{}}
 	for _, h := range s.rooms.All() {
-		rl, err := hubs.Read(ctx, &h.Core, func() roomLive {
-			rm := h.room
-			var rl roomLive
-			if rm == nil {
-				return rl
-			}
-			rl.playing = rm.Status == match.Playing
-			rl.watchable = rm.Settings.Public && rm.Settings.Spectators && rm.Tournament == ""
-			rl.rated = rm.Settings.Rated
-			for c := range h.conns {
-				switch {
-				case c.seat < 0:
-					if !c.preview {
-						rl.spectators++
-					}
-				case c.seat < len(rm.Seats) && !rm.Seats[c.seat].Bot:
-					rl.players++
-				}
-			}
-			return rl
-		})
-		if err != nil {
-			continue // stopping
-		}
+		rl := unpackLive(h.live.Load())
 		out.Players += rl.players
 		out.Spectators += rl.spectators
 		if rl.playing {
@@ -161,7 +185,7 @@ func (s *Server) liveNow(ctx context.Context) (Live, error) {
 	out := Live{Scheduled: []LiveTournament{}, At: s.now()}
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
-	counts := s.siteCounts(s.localLive(ctx))
+	counts := s.siteCounts(s.localLive())
 	out.Players, out.Games, out.Spectators = counts.Players, counts.Games, counts.Spectators
 	featured, err := s.featured(ctx, counts.Watched)
 	if err != nil {

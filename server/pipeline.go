@@ -40,7 +40,7 @@ func (s *Server) startPipeline() {
 		// The budget is a share of what this process gets of its cores:
 		// on a machine that leaves it less, the analyses take less.
 		o.FairplayBudget = jobs.NewBudget(fairplayCores(s.opts.FairplayCPU),
-			jobs.BudgetOptions{Process: proccpu.Self, Procs: runtime.GOMAXPROCS(0)})
+			jobs.BudgetOptions{Process: new(proccpu.Reader).Self, Procs: runtime.GOMAXPROCS(0)})
 	}
 	s.pipe = results.NewPipeline(o)
 	s.tasks.goCtx(s.pipe.Run)

@@ -19,8 +19,18 @@ import (
 // close, whatever is still queued (a last error saying why): the writer
 // sends it and then closes the socket, so nobody sleeps or polls.
 type sender struct {
-	ws      *websocket.Conn
-	queue   chan outMsg
+	ws *websocket.Conn
+	// queue holds the messages waiting, oldest at head, at most limit of
+	// them; wake tells the writer there are some. A slice grown as
+	// messages come rather than a channel of limit places: most sockets
+	// have nothing waiting nearly all the time, and a channel's places,
+	// empty or not, are memory the collector reads on every cycle (some
+	// 3 kB a socket).
+	mu      sync.Mutex
+	queue   []outMsg
+	head    int
+	limit   int
+	wake    chan struct{}
 	timeout time.Duration
 	// slow is called when a client is dropped for being too slow: its
 	// queue is full, or a write to it timed out; once a connection
@@ -55,7 +65,7 @@ type outMsg struct {
 }
 
 func newSender(ws *websocket.Conn, buffer int, timeout time.Duration, slow func()) *sender {
-	return &sender{ws: ws, queue: make(chan outMsg, buffer), timeout: timeout, slow: slow,
+	return &sender{ws: ws, limit: max(buffer, 1), wake: make(chan struct{}, 1), timeout: timeout, slow: slow,
 		closed: make(chan struct{}), done: make(chan struct{})}
 }
 
@@ -72,11 +82,66 @@ func (s *sender) enqueueOut(msg outMsg) {
 		return
 	default:
 	}
-	select {
-	case s.queue <- msg:
-	default:
+	if !s.push(msg) {
 		s.countSlow()
 		s.closeNow(websocket.StatusPolicyViolation, "too slow to read updates")
+		return
+	}
+	select {
+	case s.wake <- struct{}{}:
+	default:
+	}
+}
+
+// keepQueue is the most places a queue that has emptied keeps for the
+// next messages; a larger one (a burst) is let go.
+const keepQueue = 4
+
+// push queues msg, or reports that the queue is full.
+func (s *sender) push(msg outMsg) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := len(s.queue) - s.head
+	if n >= s.limit {
+		return false
+	}
+	if len(s.queue) == cap(s.queue) && s.head > 0 {
+		// Move what waits to the front rather than grow past the places
+		// already taken.
+		copy(s.queue, s.queue[s.head:])
+		clear(s.queue[n:])
+		s.queue, s.head = s.queue[:n], 0
+	}
+	s.queue = append(s.queue, msg)
+	return true
+}
+
+// pop takes the oldest message waiting, if any.
+func (s *sender) pop() (outMsg, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.head == len(s.queue) {
+		return outMsg{}, false
+	}
+	m := s.queue[s.head]
+	s.queue[s.head] = outMsg{}
+	s.head++
+	if s.head == len(s.queue) {
+		s.queue, s.head = s.queue[:0], 0
+		if cap(s.queue) > keepQueue {
+			s.queue = nil
+		}
+	}
+	return m, true
+}
+
+// isClosed reports whether the socket has started closing.
+func (s *sender) isClosed() bool {
+	select {
+	case <-s.closed:
+		return true
+	default:
+		return false
 	}
 }
 
@@ -135,17 +200,8 @@ func (s *sender) run(ctx context.Context, pingEvery time.Duration, gone func()) 
 					s.ping(ctx, pingEvery, gone)
 				})
 			}
-		case m := <-s.queue:
-			if ok, timedOut := s.writeOut(m, s.timeout); !ok {
-				// A write that timed out: the client does not read (fast
-				// enough), and is counted as slow, once, even when the
-				// connection's reader saw the socket the timeout closed
-				// and started the closing first.
-				s.shut(websocket.StatusGoingAway, "", false, true)
-				if timedOut {
-					s.countSlow()
-				}
-			}
+		case <-s.wake:
+			s.writeQueued()
 		case <-s.closed:
 			if s.dead {
 				s.ws.CloseNow()
@@ -153,19 +209,36 @@ func (s *sender) run(ctx context.Context, pingEvery time.Duration, gone func()) 
 			}
 			if s.flush {
 				deadline := time.Now().Add(s.timeout)
-			drain:
-				for {
-					select {
-					case m := <-s.queue:
-						if ok, _ := s.writeOut(m, time.Until(deadline)); !ok {
-							break drain
-						}
-					default:
-						break drain
+				for m, ok := s.pop(); ok; m, ok = s.pop() {
+					if ok, _ := s.writeOut(m, time.Until(deadline)); !ok {
+						break
 					}
 				}
 			}
 			s.ws.Close(s.code, s.reason)
+			return
+		}
+	}
+}
+
+// writeQueued writes what is queued, oldest first, until the queue is
+// empty or the socket starts closing (the closing then sends what is
+// left, or not).
+func (s *sender) writeQueued() {
+	for !s.isClosed() {
+		m, ok := s.pop()
+		if !ok {
+			return
+		}
+		if ok, timedOut := s.writeOut(m, s.timeout); !ok {
+			// A write that timed out: the client does not read (fast
+			// enough), and is counted as slow, once, even when the
+			// connection's reader saw the socket the timeout closed and
+			// started the closing first.
+			s.shut(websocket.StatusGoingAway, "", false, true)
+			if timedOut {
+				s.countSlow()
+			}
 			return
 		}
 	}

@@ -49,7 +49,7 @@ func (s *Server) startLiveCounts() {
 		defer tick.Stop()
 		for {
 			rctx, cancel := context.WithTimeout(ctx, liveEvery)
-			data, _ := json.Marshal(s.localLive(rctx))
+			data, _ := json.Marshal(s.localLive())
 			if err := s.store.Notify(rctx, liveCountsTopic, data); err != nil && ctx.Err() == nil {
 				s.log.Debug("live counts not published", "err", err)
 			}

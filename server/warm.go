@@ -47,7 +47,7 @@ type warmDeal struct {
 
 func newBestWarmer(an *match.Analyzer, pool *solverpool.Pool, cores float64) *bestWarmer {
 	return &bestWarmer{analyzer: an, pool: pool, wake: make(chan struct{}, 1),
-		budget: jobs.NewBudget(cores, jobs.BudgetOptions{Process: proccpu.Self, Procs: runtime.GOMAXPROCS(0)})}
+		budget: jobs.NewBudget(cores, jobs.BudgetOptions{Process: new(proccpu.Reader).Self, Procs: runtime.GOMAXPROCS(0)})}
 }
 
 // add queues a deal (not when the queue is full).

@@ -11,44 +11,60 @@ import (
 	"fmt"
 	"os"
 	"strconv"
-	"strings"
+	"sync"
 	"time"
 )
 
 // Self returns this process's CPU time (user and system; 0 where it
 // cannot be read) and the sum of its threads' waits for a CPU (Linux's
 // /proc/self/task/TID/schedstat; 0 elsewhere).
-func Self() (cpu, wait time.Duration) {
-	wait, _ = RunDelay(os.Getpid())
-	return CPUTime(), wait
-}
+func Self() (cpu, wait time.Duration) { return new(Reader).Self() }
 
 // RunDelay is how long the threads of process pid have been ready to run
 // but waited for a CPU that others had: the second field of
 // /proc/PID/task/TID/schedstat, summed (Linux; elsewhere an error). On a
 // shared machine it is the part of a run's latencies that is not the
 // process's own doing.
-func RunDelay(pid int) (time.Duration, error) {
-	dir := "/proc/" + strconv.Itoa(pid) + "/task"
-	tasks, err := os.ReadDir(dir)
-	if err != nil {
-		return 0, err
+func RunDelay(pid int) (time.Duration, error) { return new(Reader).RunDelay(pid) }
+
+// Reader reads the same as Self and RunDelay, again and again, into
+// buffers of its own: a thread's schedstat costs one small allocation
+// (its path for the system call), not a file's and a directory entry's
+// worth. The fair-play and warming budgets read it before and after
+// every piece of work. A Reader is safe for concurrent use; the zero
+// value is ready.
+type Reader struct {
+	mu      sync.Mutex
+	dirents []byte // the task directory's entries, as the kernel gives them
+	path    []byte
+}
+
+// Self is Self, read with r's buffers.
+func (r *Reader) Self() (cpu, wait time.Duration) {
+	wait, _ = r.RunDelay(os.Getpid())
+	return CPUTime(), wait
+}
+
+// parseSchedstat returns the second field of a schedstat file's text
+// (the time its thread has waited for a CPU, in nanoseconds).
+func parseSchedstat(b []byte) (time.Duration, error) {
+	f := 0
+	for len(b) > 0 {
+		i := 0
+		for i < len(b) && b[i] != ' ' && b[i] != '\n' {
+			i++
+		}
+		if i > 0 {
+			if f == 1 {
+				ns, err := strconv.ParseInt(string(b[:i]), 10, 64)
+				if err != nil {
+					return 0, fmt.Errorf("schedstat: %w", err)
+				}
+				return time.Duration(ns), nil
+			}
+			f++
+		}
+		b = b[min(i+1, len(b)):]
 	}
-	var sum time.Duration
-	for _, t := range tasks {
-		b, err := os.ReadFile(dir + "/" + t.Name() + "/schedstat")
-		if err != nil {
-			continue // a thread that has ended
-		}
-		f := strings.Fields(string(b))
-		if len(f) < 2 {
-			return 0, errors.New("schedstat: too few fields")
-		}
-		ns, err := strconv.ParseInt(f[1], 10, 64)
-		if err != nil {
-			return 0, fmt.Errorf("schedstat: %w", err)
-		}
-		sum += time.Duration(ns)
-	}
-	return sum, nil
+	return 0, errors.New("schedstat: too few fields")
 }

@@ -97,6 +97,13 @@ type Lifecycle interface {
 	Stopped()
 }
 
+// Settled is a hub with work to do whenever its loop has run something
+// (an op or a batch, another instance's event, a tick, a timer, a
+// check): Settled runs then, on the loop, before it waits again.
+type Settled interface {
+	Settled()
+}
+
 // Timer is a hub with a timer of its own besides the deadline: Timer is
 // that timer (nil when unset), Fired runs when it fires.
 type Timer interface {
@@ -227,6 +234,7 @@ func runLoop[B any](l Logic[B]) {
 	c := l.HubCore()
 	life, _ := l.(Lifecycle)
 	own, _ := l.(Timer)
+	settled, _ := l.(Settled)
 	defer close(c.done)
 	defer func() {
 		if c.sub != nil {
@@ -260,13 +268,12 @@ func runLoop[B any](l Logic[B]) {
 		case o := <-c.ops:
 			c.handle(l, o)
 		case e, ok := <-c.subC:
-			if !ok {
-				if c.resubscribe() {
-					l.Check()
-				}
-				continue
+			switch {
+			case ok:
+				l.Entry(e)
+			case c.resubscribe():
+				l.Check()
 			}
-			l.Entry(e)
 		case <-deadlineC:
 			c.deadline = nil
 			l.Tick()
@@ -277,6 +284,9 @@ func runLoop[B any](l Logic[B]) {
 				c.resubscribe()
 			}
 			l.Check()
+		}
+		if settled != nil {
+			settled.Settled()
 		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -25,7 +26,11 @@ type counter struct {
 	batches []int // sizes of the batches applied
 	ticks   int
 	tickC   chan struct{}
+	// said is n as the loop last said it (Settled), read off the loop.
+	said atomic.Int64
 }
+
+func (c *counter) Settled() { c.said.Store(c.n) }
 
 func (c *counter) HubCore() *Core[struct{}] { return &c.Core }
 
@@ -214,6 +219,40 @@ func TestOtherInstanceEntry(t *testing.T) {
 			t.Fatal("the other instance never saw the change")
 		}
 		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// TestSettled: after whatever the loop runs, a change of its own (a
+// batch) or another instance's event, the hub says so (Settled) without
+// being asked through the loop.
+func TestSettled(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	st := newStore(t, "a")
+	r1, loops1 := instance(t, st)
+	r2, loops2 := instance(t, st)
+	h1, err := r1.Acquire(ctx, "a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { r1.Release(h1); loops1.Wait() }()
+	h2, err := r2.Acquire(ctx, "a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { r2.Release(h2); loops2.Wait() }()
+	for i := range 3 {
+		if err := h1.Queue(ctx, &struct{}{}); err != nil {
+			t.Fatal(err)
+		}
+		want := int64(i + 1)
+		deadline := time.Now().Add(5 * time.Second)
+		for h1.said.Load() != want || h2.said.Load() != want {
+			if time.Now().After(deadline) {
+				t.Fatalf("change %d: the hubs say %d and %d", want, h1.said.Load(), h2.said.Load())
+			}
+			time.Sleep(time.Millisecond)
+		}
 	}
 }
 

@@ -137,7 +137,7 @@ func runLoad(ctx context.Context, args []string, e env) error {
 		URL: c.url, Rooms: c.rooms, Players: c.players, Holes: c.holes, Duration: c.duration,
 		Think: c.think, Rate: c.rate, PlayerRate: c.playerRate, Idle: c.idle, Seed: c.seed,
 		ServerCPU: serverCPU, StoreCPU: storeCPU, Memory: memory, QuietStart: c.quietStart, ServerWait: c.serverWait,
-		Timeline: c.timeline,
+		Timeline: c.timeline, Warming: metricsWarming(c.url),
 	}
 	if c.attackers > 0 {
 		return runAttackMix(ctx, c, cfg, kinds, rep, e)
@@ -205,7 +205,7 @@ func (c *loadConfig) flags(fs *flag.FlagSet) {
 	fs.DurationVar(&c.duration, "duration", 10*time.Second, "how long to measure, after setup")
 	fs.DurationVar(&c.think, "think", 0, "mean pause before each move of each player (before its first move in a room a random part of it, later between half and one and a half times it, as a person's pauses vary, so that players do not move in step)")
 	fs.DurationVar(&c.timeline, "timeline", 0, "also report the acks of each slice of the window this long (ackTimeline in --json): when the tail happened; 0: not")
-	fs.BoolVar(&c.quietStart, "quiet-start", false, "with --serve: open the window only once the server has gone quiet after setup (the first holes' best scores solved), as when rooms start one by one rather than all at once")
+	fs.BoolVar(&c.quietStart, "quiet-start", false, "with --serve: open the window only once the server has solved the first holes' best scores (golf_best_warm_queue 0) and then gone quiet after setup, as when rooms start one by one rather than all at once")
 	fs.Float64Var(&c.rate, "rate", 0, "cap on moves a second over all players; 0 for none")
 	fs.Float64Var(&c.playerRate, "player-rate", -1, "cap on each connection's messages a second; default 9 (under the server's flood limit of 10/s), none with --serve (which lifts the limit)")
 	fs.IntVar(&c.idle, "idle", 0, "extra idle spectator connections; reports the server's memory per connection")
@@ -464,6 +464,27 @@ func serverCPU(ctx context.Context, base string) (float64, error) {
 		return 0, errors.New("/metrics has no process_cpu_seconds_total")
 	}
 	return v, nil
+}
+
+// metricsWarming reads how many deals a server still has to solve ahead
+// (golf_best_warm_queue) from its /metrics.
+func metricsWarming(base string) func(context.Context) (int, error) {
+	return func(ctx context.Context) (int, error) {
+		body, err := getMetrics(ctx, base)
+		if err != nil {
+			return 0, err
+		}
+		defer body.Close()
+		vals, err := parseMetrics(body, "golf_best_warm_queue")
+		if err != nil {
+			return 0, err
+		}
+		v, ok := vals["golf_best_warm_queue"]
+		if !ok {
+			return 0, errors.New("/metrics has no golf_best_warm_queue")
+		}
+		return int(v), nil
+	}
 }
 
 // metricsMemory reads a server's memory from its /metrics.

@@ -25,8 +25,14 @@ type Budget struct {
 	// zero (no saved-up burst), below zero while in debt.
 	credit time.Duration
 	at     time.Time // when credit was last brought up to date
-	// cpu and wait are the process's at that time (with process).
+	// cpu and wait are the process's as read at readAt (with process),
+	// and had the share of its cores' time it had or could have had
+	// between that reading and the one before (its CPU time and the time
+	// its cores were idle, over the time its cores had): what the time
+	// since earns the budget, until the next reading. 1 without process.
 	cpu, wait time.Duration
+	readAt    time.Time
+	had       float64
 }
 
 // BudgetOptions are a Budget's clock; the zero value is the real one.
@@ -59,29 +65,32 @@ func NewBudget(cores float64, o BudgetOptions) *Budget {
 	if o.Sleep == nil {
 		o.Sleep = sleepCtx
 	}
-	b := &Budget{rate: cores, now: o.Now, sleep: o.Sleep, at: o.Now()}
+	b := &Budget{rate: cores, now: o.Now, sleep: o.Sleep, at: o.Now(), had: 1}
 	if o.Process != nil {
 		b.process, b.procs = o.Process, float64(max(o.Procs, 1))
 		b.cpu, b.wait = o.Process()
+		b.readAt = b.at
 	}
 	return b
 }
 
 // earned is the credit that the time from b.at to now earns, and brings
-// the process's readings up to date; b.mu is held.
+// the process's readings up to date (at most every processEvery); b.mu
+// is held.
 func (b *Budget) earned(now time.Time) time.Duration {
 	d := now.Sub(b.at)
 	if d <= 0 {
 		return 0
 	}
-	if b.process == nil {
-		return time.Duration(float64(d) * b.rate)
+	if b.process != nil && now.Sub(b.readAt) >= processEvery {
+		cpu, wait := b.process()
+		used, waited := cpu-b.cpu, wait-b.wait
+		span := time.Duration(float64(now.Sub(b.readAt)) * b.procs)
+		idle := max(span-used-waited, 0)
+		b.had = float64(used+idle) / float64(span)
+		b.cpu, b.wait, b.readAt = cpu, wait, now
 	}
-	cpu, wait := b.process()
-	used, waited := cpu-b.cpu, wait-b.wait
-	b.cpu, b.wait = cpu, wait
-	idle := max(time.Duration(float64(d)*b.procs)-used-waited, 0)
-	return time.Duration(float64(used+idle) * b.rate / b.procs)
+	return time.Duration(float64(d) * b.rate * b.had)
 }
 
 // Wait returns once the pool may take more CPU time, or ctx's error.
@@ -131,6 +140,13 @@ func (b *Budget) Spent(cpu time.Duration) {
 	b.mu.Unlock()
 	b.debt()
 }
+
+// processEvery is how often at most a budget with Process reads it: a
+// read is a few system calls for each of the process's threads, and
+// pieces of work come far more often than that in a busy server. Between
+// reads the time earns at the share the process had between the last
+// two.
+const processEvery = 10 * time.Millisecond
 
 // budgetSlack is a debt let go: less than a timer's granularity, and
 // with Process what a rest earns shrinks with the debt (a process left a

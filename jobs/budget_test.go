@@ -114,3 +114,40 @@ func TestBudgetStarvedProcess(t *testing.T) {
 		t.Errorf("the analyses took %.3f of the process's CPU, want %.2f", got, share)
 	}
 }
+
+// TestBudgetReadsProcessSeldom: with small pieces of work (0.2-1 ms,
+// the warming of a server's best scores at times), a budget that reads
+// its process's CPU (a few system calls a thread) reads it at most
+// about every 10 ms, not before and after every piece, and still keeps
+// the pieces to its share of what the process gets.
+func TestBudgetReadsProcessSeldom(t *testing.T) {
+	t.Parallel()
+	const share = 0.25
+	clock := &fakeCPU{now: time.Unix(1_700_000_000, 0)}
+	p := &starvedProcess{clock: clock, got: 0.5}
+	o := clock.options()
+	o.Sleep = func(ctx context.Context, d time.Duration) error { p.pass(d); return ctx.Err() }
+	reads := 0
+	o.Process = func() (cpu, wait time.Duration) { reads++; return p.cpu, p.wait }
+	o.Procs = 1
+	b := jobs.NewBudget(share, o)
+	rng := rand.New(rand.NewPCG(4, 5))
+	var work time.Duration
+	start := clock.now
+	for range 20_000 {
+		if err := b.Wait(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		cpu := time.Duration(200+rng.IntN(801)) * time.Microsecond
+		p.pass(time.Duration(float64(cpu) / p.got))
+		work += cpu
+		b.Spent(cpu)
+	}
+	wall := clock.now.Sub(start)
+	if most := int(wall/(10*time.Millisecond)) + 2; reads > most {
+		t.Errorf("%d reads of the process in %v, want at most %d (one each 10 ms)", reads, wall, most)
+	}
+	if got := work.Seconds() / p.cpu.Seconds(); got > share+0.01 || got < share-0.03 {
+		t.Errorf("the work took %.3f of the process's CPU, want %.2f", got, share)
+	}
+}

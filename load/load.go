@@ -76,6 +76,13 @@ type Config struct {
 	// rooms' first holes, all dealt at once, are solved before the first
 	// move, as when rooms start one by one.
 	QuietStart bool
+	// Warming, when set, reads how many deals the server still has to
+	// solve ahead (its golf_best_warm_queue): with QuietStart the window
+	// opens only once that is 0 (for at most warmMax), then once the
+	// server has gone quiet. A moment's quiet alone could open it while
+	// the warming, which runs within a share of the CPU, has thousands of
+	// deals to go.
+	Warming func(ctx context.Context) (int, error)
 	// Timeline, if not 0, also reports the acks of each slice of the
 	// window this long (Result.AckTimeline): when the tail happened.
 	Timeline time.Duration
@@ -276,6 +283,9 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	}
 	scancel()
 	if cfg.QuietStart && cfg.ServerCPU != nil {
+		if cfg.Warming != nil {
+			waitWarmed(ctx, cfg.Warming)
+		}
 		settleCPU(ctx, func() time.Duration { d, _ := readCPU(cfg.ServerCPU); return d })
 	}
 
@@ -878,6 +888,27 @@ func settle(ctx context.Context, cpu func() time.Duration, tick <-chan time.Time
 	}
 	return cpu() - start
 }
+
+// waitWarmed waits until warming reads 0 (or fails), for at most
+// warmMax.
+func waitWarmed(ctx context.Context, warming func(ctx context.Context) (int, error)) {
+	t := time.NewTicker(settleEvery)
+	defer t.Stop()
+	for range int(warmMax / settleEvery) {
+		if n, err := warming(ctx); err != nil || n == 0 {
+			return
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// warmMax is how long waitWarmed waits at most: 5,000 rooms' first deals,
+// solved within a quarter of one core, take about two minutes.
+const warmMax = 10 * time.Minute
 
 // How settleCPU decides the process is quiet, and how long it waits.
 const (

@@ -2,6 +2,7 @@ package load
 
 import (
 	"context"
+	"errors"
 	"testing"
 	"time"
 )
@@ -43,5 +44,29 @@ func TestSettle(t *testing.T) {
 				t.Errorf("settle = %v, want %v", got, tt.want)
 			}
 		})
+	}
+}
+
+// TestWaitWarmed: the quiet start waits while the server has deals to
+// solve ahead, and stops waiting once it has none, or cannot say.
+func TestWaitWarmed(t *testing.T) {
+	t.Parallel()
+	left := []int{3, 2, 1, 0, 5}
+	calls := 0
+	waitWarmed(context.Background(), func(context.Context) (int, error) {
+		n := left[calls]
+		calls++
+		return n, nil
+	})
+	if calls != 4 {
+		t.Errorf("read the queue %d times, want 4 (until it was 0)", calls)
+	}
+	calls = 0
+	waitWarmed(context.Background(), func(context.Context) (int, error) {
+		calls++
+		return 0, errors.New("no golf_best_warm_queue")
+	})
+	if calls != 1 {
+		t.Errorf("read a queue that cannot be read %d times, want 1", calls)
 	}
 }

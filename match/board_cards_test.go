@@ -29,11 +29,20 @@ func TestBoardCards(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			rng := rand.New(rand.NewPCG(7, uint64(len(tt.name))))
+			// Arrays from a drawing before, of more piles and cards than
+			// any game's, full of other names: reused, they hold nothing
+			// of it after.
+			names, piles := slices.Repeat([]string{"XX"}, 120), slices.Repeat([][]string{{"XX"}}, 12)
 			for n := 1; n <= 20; n++ {
 				d := golf.NewDeal(tt.v, golf.NumberedSeed(n))
 				st := golf.NewState(&d)
 				for step := 0; ; step++ {
-					piles, waste := boardCards(&d, st)
+					var waste []string
+					if step%2 == 1 { // a board drawn again, and a new one
+						piles, waste = drawnCards(&d, st, nil, nil)
+					} else {
+						names, piles, waste = boardCards(&d, st, names, piles)
+					}
 					if want := namesOfPiles(st.Piles()); !slices.EqualFunc(piles, want, slices.Equal) {
 						t.Fatalf("deal %d, step %d: piles %q, want %q", n, step, piles, want)
 					}
@@ -51,6 +60,12 @@ func TestBoardCards(t *testing.T) {
 			}
 		})
 	}
+}
+
+// drawnCards is boardCards into new arrays.
+func drawnCards(d *golf.Deal, st *golf.State, names []string, piles [][]string) ([][]string, []string) {
+	_, piles, waste := boardCards(d, st, names, piles)
+	return piles, waste
 }
 
 func namesOfPiles(piles [][]golf.Card) [][]string {

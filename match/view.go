@@ -127,6 +127,8 @@ type Board struct {
 	// Wait, on a board of someone else's hole, says why it is not the
 	// whole game: whose stock turn it waits for (see Settle).
 	Wait *Wait `json:"wait,omitempty"`
+	// names is the array Piles and Waste are slices of (boardCards).
+	names []string
 }
 
 // Hidden is how a card the viewer may not see is shown.
@@ -223,10 +225,13 @@ func (r *Room) sharedView(st Standings) View {
 }
 
 // board shows seat i's own game to seat i: live.
-func (r *Room) board(h *Hole, i int) *Board {
+func (r *Room) board(h *Hole, i int) *Board { return r.boardInto(new(Board), h, i) }
+
+// boardInto draws seat i's game of hole h into b (see Board.draw).
+func (r *Room) boardInto(b *Board, h *Hole, i int) *Board {
 	vr := r.Settings.Variant
 	g := h.Games[i]
-	b := BoardOf(h.Deal(vr), h.State(vr, i), g.Moves, g.Done)
+	b.draw(h.Deal(vr), h.State(vr, i), g.Moves, g.Done)
 	b.Seat, b.Hole, b.End = i, h.Number, g.End
 	return b
 }
@@ -234,13 +239,27 @@ func (r *Room) board(h *Hole, i int) *Board {
 // BoardOf draws a game from its state and moves. A done game lists no
 // playable piles.
 func BoardOf(d *golf.Deal, st *golf.State, moves []golf.Move, done bool) *Board {
+	b := new(Board)
+	b.draw(d, st, moves, done)
+	return b
+}
+
+// draw draws a game into b, in the arrays of b's cards and playable
+// piles from its drawing before, if any: a board drawn again is a
+// scratch board (a player's own, encoded and then dropped), of which
+// nothing else keeps a part.
+func (b *Board) draw(d *golf.Deal, st *golf.State, moves []golf.Move, done bool) {
 	vr := d.Variant
-	b := &Board{
+	names, piles, playable := b.names, b.Piles, b.Playable
+	if playable == nil {
+		playable = []int{}
+	}
+	*b = Board{
 		Layout: d.Layout().Shape, StockLeft: st.StockLeft(), RedealsLeft: st.RedealsLeft(),
 		CardsLeft: st.CardsLeft(), Over: st.Over(), Cleared: st.Cleared(), Done: done,
-		Score: st.Score(), Moves: len(moves), Playable: []int{},
+		Score: st.Score(), Moves: len(moves), Playable: playable[:0],
 	}
-	b.Piles, b.Waste = boardCards(d, st)
+	b.names, b.Piles, b.Waste = boardCards(d, st, names, piles)
 	if !done {
 		var legal [8]golf.Move
 		for _, m := range st.AppendLegal(legal[:0]) {
@@ -258,13 +277,13 @@ func BoardOf(d *golf.Deal, st *golf.State, moves []golf.Move, done bool) *Board 
 	for j := len(moves) - 1; j >= 0 && moves[j].Action == golf.Play; j-- {
 		b.Run++
 	}
-	return b
 }
 
 // boardCards names the cards of a board's piles (State.Piles, a removed
-// card of a one-row layout "") and waste, all in one backing array: a
-// board is drawn for every move of its seat.
-func boardCards(d *golf.Deal, st *golf.State) (piles [][]string, waste []string) {
+// card of a one-row layout "") and waste, all in one backing array
+// (names): a board is drawn for every move of its seat. The arrays of
+// names and piles given are reused when large enough.
+func boardCards(d *golf.Deal, st *golf.State, names []string, piles [][]string) ([]string, [][]string, []string) {
 	l := d.Layout()
 	n, one := 0, l.Rows == 1
 	for p := 0; p < l.Positions; p++ {
@@ -273,10 +292,16 @@ func boardCards(d *golf.Deal, st *golf.State) (piles [][]string, waste []string)
 		}
 	}
 	nw := st.WasteLen()
-	names := make([]string, n+nw)
+	if cap(names) < n+nw {
+		names = make([]string, n+nw)
+	}
+	names = names[:n+nw]
 	// Count each pile's cards, then fill the piles in position order
 	// (deepest card first, as State.Piles).
-	piles = make([][]string, l.Piles())
+	if cap(piles) < l.Piles() {
+		piles = make([][]string, l.Piles())
+	}
+	piles = piles[:l.Piles()]
 	var counts [64]int
 	for p := 0; p < l.Positions; p++ {
 		if one || st.Present(p) {
@@ -297,11 +322,11 @@ func boardCards(d *golf.Deal, st *golf.State) (piles [][]string, waste []string)
 			piles[i] = append(piles[i], "")
 		}
 	}
-	waste = names[n : n : n+nw]
+	waste := names[n : n : n+nw]
 	for j := range nw {
 		waste = append(waste, st.WasteAt(j).String())
 	}
-	return piles, waste
+	return names, piles, waste
 }
 
 // wasteOrigins follows the moves and returns, for each waste card, its

@@ -31,6 +31,9 @@ type ViewCache struct {
 	boards  recent[*Board, *patch.Value]
 	encoded recent[string, *patch.Value]
 	own     map[int]*ownBoard
+	// scratch is the board a player's own is drawn into, before it is
+	// encoded (nothing keeps it).
+	scratch Board
 	buf     []byte
 	// stKey is what the standings of version were computed from
 	// (standingsKey): while it is the same, so are they, and they are
@@ -173,8 +176,8 @@ func (c *ViewCache) ownOf(r *Room, seat int) *patch.Value {
 	if o := c.own[seat]; o != nil && o.hole == h && o.game == g && o.done == g.Done && o.end == g.End && slices.Equal(o.moves, g.Moves) {
 		return o.val
 	}
-	b := r.board(h, seat)
-	val := patch.Raw(b.appendJSON(nil))
+	c.buf = r.boardInto(&c.scratch, h, seat).appendJSON(c.buf[:0])
+	val := patch.Raw(slices.Clone(c.buf))
 	if c.own == nil {
 		c.own = map[int]*ownBoard{}
 	}

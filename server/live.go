@@ -81,6 +81,12 @@ type liveCache struct {
 	peersMu sync.Mutex
 	peers   map[string]peerCounts
 
+	// seats are the watchable rooms' seats GET /api/live/players/{name}
+	// looks among, as read at seatsAt (tv_live.go).
+	seatsMu sync.Mutex
+	seatsAt time.Time
+	seats   []LivePlayer
+
 	// ratings are the players' ratings the featured game was chosen with
 	// (tv_live.go).
 	ratingsMu sync.Mutex

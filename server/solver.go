@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/prometheus/client_golang/prometheus"
 	"time"
 
 	"golfsolitaire/bot"
@@ -177,6 +178,9 @@ func (s *Server) newSolverParts() {
 	s.analyzer.SetRunner(func(fn func()) { _ = s.solver.Do(context.Background(), solverpool.High, "", fn) })
 	s.smetrics = newSolverMetrics(s.metrics.reg, s.solver)
 	s.warm = newBestWarmer(s.analyzer, s.solver, fairplayCores(0))
+	s.metrics.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		Name: "golf_best_warm_queue", Help: "Deals of started holes still to be solved ahead for their best scores.",
+	}, func() float64 { return float64(s.warm.waiting()) }))
 	s.tasks.goCtx(s.warm.run)
 	solve, rate := s.analyzer.Budgets()
 	s.seeds = seedpool.New(seedpool.Options{Store: s.opts.SeedPools, Size: s.opts.SeedPoolSize, SolveNodes: solve, RateNodes: rate,

@@ -262,27 +262,23 @@ func (s *Server) heldPlayer(ctx context.Context, name string) (bool, error) {
 // getLivePlayer is GET /api/live/players/{name}: the public game the
 // player is seated in and that spectators may watch, in play (or else
 // waiting to start), {"name","code","link","status"}; 404
-// player_not_found when there is none.
+// player_not_found when there is none. The seats looked among are read
+// from the listings at most once every liveEvery (liveSeats).
 func (s *Server) getLivePlayer(w http.ResponseWriter, r *http.Request) {
 	name := strings.TrimSpace(r.PathValue("name"))
-	ls, err := s.store.Listings(r.Context(), liveListings)
+	seats, err := s.liveSeats(r.Context())
 	if err != nil {
 		s.fail(w, err)
 		return
 	}
 	var found *LivePlayer
-	for _, l := range ls { // newest first
-		var d listingData
-		if json.Unmarshal(l.Data, &d) != nil || !d.Spectators || d.Status == match.Finished {
+	for i := range seats { // newest room first
+		p := &seats[i]
+		if !strings.EqualFold(p.Name, name) {
 			continue
 		}
-		for _, seat := range d.Seats {
-			if !strings.EqualFold(seat, name) {
-				continue
-			}
-			if found == nil || (found.Status != match.Playing && d.Status == match.Playing) {
-				found = &LivePlayer{Name: seat, Code: d.Code, Link: "/watch/" + d.Code, Status: d.Status}
-			}
+		if found == nil || (found.Status != match.Playing && p.Status == match.Playing) {
+			found = p
 		}
 	}
 	if found == nil {
@@ -291,6 +287,35 @@ func (s *Server) getLivePlayer(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Cache-Control", "no-store")
 	writeJSON(w, http.StatusOK, found)
+}
+
+// liveSeats are the seats of the lobby's rooms that spectators may
+// watch and that have not finished, newest room first, as LivePlayers:
+// read from the store's listings (liveListings of them) and parsed at
+// most once every liveEvery, however many ask.
+func (s *Server) liveSeats(ctx context.Context) ([]LivePlayer, error) {
+	c := &s.live
+	c.seatsMu.Lock()
+	defer c.seatsMu.Unlock()
+	if !c.seatsAt.IsZero() && time.Since(c.seatsAt) < liveEvery {
+		return c.seats, nil
+	}
+	ls, err := s.store.Listings(ctx, liveListings)
+	if err != nil {
+		return nil, err
+	}
+	var out []LivePlayer
+	for _, l := range ls { // newest first
+		var d listingData
+		if json.Unmarshal(l.Data, &d) != nil || !d.Spectators || d.Status == match.Finished {
+			continue
+		}
+		for _, seat := range d.Seats {
+			out = append(out, LivePlayer{Name: seat, Code: d.Code, Link: "/watch/" + d.Code, Status: d.Status})
+		}
+	}
+	c.seats, c.seatsAt = out, time.Now()
+	return out, nil
 }
 
 // LivePlayer is GET /api/live/players/{name}'s answer.

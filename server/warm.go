@@ -36,7 +36,21 @@ type bestWarmer struct {
 
 	mu    sync.Mutex
 	queue []warmDeal
-	wake  chan struct{}
+	// solving is set while a deal taken from the queue is being solved.
+	solving bool
+	wake    chan struct{}
+}
+
+// waiting is how many deals are still to be solved ahead: those queued,
+// and the one being solved (golf_best_warm_queue).
+func (w *bestWarmer) waiting() int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	n := len(w.queue)
+	if w.solving {
+		n++
+	}
+	return n
 }
 
 // warmDeal is a deal to solve ahead.
@@ -67,6 +81,7 @@ func (w *bestWarmer) add(v golf.Variant, seed golf.Seed) {
 func (w *bestWarmer) next() (warmDeal, bool) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	w.solving = len(w.queue) > 0
 	if len(w.queue) == 0 {
 		return warmDeal{}, false
 	}

@@ -14,7 +14,8 @@ import (
 // is busy still has its deal solved ahead of its end, once the pool has
 // room (before, the warm-up was skipped whenever normal work queued, so
 // rooms started together under load all solved their bests when their
-// holes ended together).
+// holes ended together). /metrics counts the deal in golf_best_warm_queue
+// while it waits, and not once it is solved.
 func TestBestSolvedAheadWhenBusy(t *testing.T) {
 	t.Parallel()
 	ctx := testCtx(t)
@@ -34,8 +35,11 @@ func TestBestSolvedAheadWhenBusy(t *testing.T) {
 	e.startRoom(t, ctx, grants)
 	r := e.room(t, grants[0].Code)
 	seed := r.CurrentHole().Seed
+	// The deal waits, and /metrics says so.
+	waitFor(t, 10*time.Second, "golf_best_warm_queue 1", func() bool { return e.metric(t, "golf_best_warm_queue") == "1" })
 	close(release)
 	waitFor(t, 20*time.Second, "hole 1's deal solved ahead", func() bool { return an.Solved(r.Settings.Variant, seed) })
+	waitFor(t, 10*time.Second, "golf_best_warm_queue 0", func() bool { return e.metric(t, "golf_best_warm_queue") == "0" })
 	if h := e.room(t, grants[0].Code).CurrentHole(); h.Number != 1 || h.Done {
 		t.Fatalf("hole %d (done %v): the deal was solved at the hole's end, not ahead", h.Number, h.Done)
 	}

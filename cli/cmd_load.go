@@ -450,41 +450,34 @@ func isLoopback(hostport string) bool {
 
 // serverCPU reads a server's process_cpu_seconds_total from its /metrics.
 func serverCPU(ctx context.Context, base string) (float64, error) {
-	body, err := getMetrics(ctx, base)
-	if err != nil {
-		return 0, err
-	}
-	defer body.Close()
-	vals, err := parseMetrics(body, "process_cpu_seconds_total")
-	if err != nil {
-		return 0, err
-	}
-	v, ok := vals["process_cpu_seconds_total"]
-	if !ok {
-		return 0, errors.New("/metrics has no process_cpu_seconds_total")
-	}
-	return v, nil
+	return readMetric(ctx, base, "process_cpu_seconds_total")
 }
 
 // metricsWarming reads how many deals a server still has to solve ahead
 // (golf_best_warm_queue) from its /metrics.
 func metricsWarming(base string) func(context.Context) (int, error) {
 	return func(ctx context.Context) (int, error) {
-		body, err := getMetrics(ctx, base)
-		if err != nil {
-			return 0, err
-		}
-		defer body.Close()
-		vals, err := parseMetrics(body, "golf_best_warm_queue")
-		if err != nil {
-			return 0, err
-		}
-		v, ok := vals["golf_best_warm_queue"]
-		if !ok {
-			return 0, errors.New("/metrics has no golf_best_warm_queue")
-		}
-		return int(v), nil
+		v, err := readMetric(ctx, base, "golf_best_warm_queue")
+		return int(v), err
 	}
+}
+
+// readMetric reads one metric without labels from a server's /metrics.
+func readMetric(ctx context.Context, base, name string) (float64, error) {
+	body, err := getMetrics(ctx, base)
+	if err != nil {
+		return 0, err
+	}
+	defer body.Close()
+	vals, err := parseMetrics(body, name)
+	if err != nil {
+		return 0, err
+	}
+	v, ok := vals[name]
+	if !ok {
+		return 0, errors.New("/metrics has no " + name)
+	}
+	return v, nil
 }
 
 // metricsMemory reads a server's memory from its /metrics.

@@ -121,10 +121,14 @@ type roomLive struct {
 func (rl roomLive) pack() uint64 {
 	const most = 1<<30 - 1
 	var w uint64
-	for i, b := range []bool{rl.playing, rl.watchable, rl.rated} {
-		if b {
-			w |= 1 << i
-		}
+	if rl.playing {
+		w |= 1
+	}
+	if rl.watchable {
+		w |= 2
+	}
+	if rl.rated {
+		w |= 4
 	}
 	return w | uint64(min(rl.players, most))<<3 | uint64(min(rl.spectators, most))<<33
 }

@@ -30,9 +30,9 @@ func RunDelay(pid int) (time.Duration, error) { return new(Reader).RunDelay(pid)
 // Reader reads the same as Self and RunDelay, again and again, into
 // buffers of its own: a thread's schedstat costs one small allocation
 // (its path for the system call), not a file's and a directory entry's
-// worth. The fair-play and warming budgets read it before and after
-// every piece of work. A Reader is safe for concurrent use; the zero
-// value is ready.
+// worth. The fair-play and warming budgets keep one each, and read it
+// as their work goes (jobs.Budget, at most every 10 ms). A Reader is
+// safe for concurrent use; the zero value is ready.
 type Reader struct {
 	mu      sync.Mutex
 	dirents []byte // the task directory's entries, as the kernel gives them

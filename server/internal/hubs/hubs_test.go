@@ -192,24 +192,30 @@ func TestQueuedChangesBatch(t *testing.T) {
 	})
 }
 
+// twoInstances are the hubs of key on two instances over one store,
+// released (and their loops waited for) when the test ends.
+func twoInstances(t *testing.T, key string) (*counter, *counter) {
+	t.Helper()
+	st := newStore(t, key)
+	var hs [2]*counter
+	for i := range hs {
+		r, loops := instance(t, st)
+		h, err := r.Acquire(context.Background(), key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { r.Release(h); loops.Wait() })
+		hs[i] = h
+	}
+	return hs[0], hs[1]
+}
+
 // A change on one instance reaches the hub of the same key on another
 // through the store's bus.
 func TestOtherInstanceEntry(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	st := newStore(t, "a")
-	r1, loops1 := instance(t, st)
-	r2, loops2 := instance(t, st)
-	h1, err := r1.Acquire(ctx, "a")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() { r1.Release(h1); loops1.Wait() }()
-	h2, err := r2.Acquire(ctx, "a")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() { r2.Release(h2); loops2.Wait() }()
+	h1, h2 := twoInstances(t, "a")
 	if err := h1.Queue(ctx, &struct{}{}); err != nil {
 		t.Fatal(err)
 	}
@@ -228,19 +234,7 @@ func TestOtherInstanceEntry(t *testing.T) {
 func TestSettled(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	st := newStore(t, "a")
-	r1, loops1 := instance(t, st)
-	r2, loops2 := instance(t, st)
-	h1, err := r1.Acquire(ctx, "a")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() { r1.Release(h1); loops1.Wait() }()
-	h2, err := r2.Acquire(ctx, "a")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() { r2.Release(h2); loops2.Wait() }()
+	h1, h2 := twoInstances(t, "a")
 	for i := range 3 {
 		if err := h1.Queue(ctx, &struct{}{}); err != nil {
 			t.Fatal(err)

@@ -77,10 +77,8 @@ func (s *sender) enqueue(msg []byte) { s.enqueueOut(outMsg{msg: msg}) }
 func (s *sender) enqueueAcked(msg, ack []byte) { s.enqueueOut(outMsg{msg: msg, ack: ack}) }
 
 func (s *sender) enqueueOut(msg outMsg) {
-	select {
-	case <-s.closed:
+	if s.isClosed() {
 		return
-	default:
 	}
 	if !s.push(msg) {
 		s.countSlow()

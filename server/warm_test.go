@@ -2,6 +2,7 @@ package server_test
 
 import (
 	"context"
+	"sync"
 	"testing"
 	"time"
 
@@ -24,10 +25,13 @@ func TestBestSolvedAheadWhenBusy(t *testing.T) {
 	an := match.NewAnalyzer(testSolveNodes, testRateNodes)
 	e := newEnv(t, func(o *server.Options) { o.Solver, o.Analyzer, o.SeedPoolFillers = pool, an, -1 })
 
-	// Keep the pool's worker busy and one normal job waiting.
-	release := make(chan struct{})
+	// Keep the pool's worker busy and one normal job waiting (let go at
+	// the latest as the test ends, so that a failure does not hang it).
+	hold := make(chan struct{})
+	release := sync.OnceFunc(func() { close(hold) })
+	t.Cleanup(release)
 	for range 2 {
-		go func() { _ = pool.Do(context.Background(), solverpool.Normal, "", func() { <-release }) }()
+		go func() { _ = pool.Do(context.Background(), solverpool.Normal, "", func() { <-hold }) }()
 	}
 	waitFor(t, 10*time.Second, "a busy pool", func() bool { return pool.Stats().Queued[solverpool.Normal] >= 1 })
 
@@ -37,7 +41,7 @@ func TestBestSolvedAheadWhenBusy(t *testing.T) {
 	seed := r.CurrentHole().Seed
 	// The deal waits, and /metrics says so.
 	waitFor(t, 10*time.Second, "golf_best_warm_queue 1", func() bool { return e.metric(t, "golf_best_warm_queue") == "1" })
-	close(release)
+	release()
 	waitFor(t, 20*time.Second, "hole 1's deal solved ahead", func() bool { return an.Solved(r.Settings.Variant, seed) })
 	waitFor(t, 10*time.Second, "golf_best_warm_queue 0", func() bool { return e.metric(t, "golf_best_warm_queue") == "0" })
 	if h := e.room(t, grants[0].Code).CurrentHole(); h.Number != 1 || h.Done {

@@ -2,6 +2,7 @@ package proccpu
 
 import (
 	"encoding/binary"
+	"io/fs"
 	"strconv"
 	"syscall"
 	"time"
@@ -18,7 +19,7 @@ func (r *Reader) RunDelay(pid int) (time.Duration, error) {
 	r.path = append(r.path, "/task"...)
 	dir, err := r.open(len(r.path), syscall.O_DIRECTORY)
 	if err != nil {
-		return 0, &pathError{path: string(r.path), err: err}
+		return 0, &fs.PathError{Op: "open", Path: string(r.path), Err: err}
 	}
 	defer syscall.Close(dir)
 	if r.dirents == nil {
@@ -29,7 +30,7 @@ func (r *Reader) RunDelay(pid int) (time.Duration, error) {
 	for {
 		n, err := syscall.ReadDirent(dir, r.dirents)
 		if err != nil {
-			return 0, &pathError{path: string(r.path[:base]), err: err}
+			return 0, &fs.PathError{Op: "getdents", Path: string(r.path[:base]), Err: err}
 		}
 		if n <= 0 {
 			return sum, nil
@@ -85,12 +86,3 @@ func (r *Reader) open(n int, flags int) (int, error) {
 	// it (NUL-terminated) before r.path changes.
 	return syscall.Open(unsafe.String(unsafe.SliceData(r.path), n), syscall.O_RDONLY|syscall.O_CLOEXEC|flags, 0)
 }
-
-// pathError says which path could not be read.
-type pathError struct {
-	path string
-	err  error
-}
-
-func (e *pathError) Error() string { return "read " + e.path + ": " + e.err.Error() }
-func (e *pathError) Unwrap() error { return e.err }

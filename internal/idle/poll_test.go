@@ -64,19 +64,27 @@ func TestPollLetsNetworkIn(t *testing.T) {
 	defer p.Close()
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
 	const polls = 400
-	before := trips.Load()
-	sink := 0
-	for range polls {
-		for i := range 20000 { // a slice of computation
-			sink += i
+	// The property is the scheduler's: when the machine's other work
+	// takes this process's thread away at the wrong moment (about 1 run
+	// in 150 with three CPU hogs on two cores) the trips of one try all
+	// but stop. Three tries: with Gosched alone each try makes 0-2.
+	var n int64
+	for try := range 3 {
+		before := trips.Load()
+		sink := 0
+		for range polls {
+			for i := range 20000 { // a slice of computation
+				sink += i
+			}
+			p.Poll()
 		}
-		p.Poll()
+		n = trips.Load() - before
+		t.Logf("try %d: %d round trips in %d polls (%d)", try, n, polls, sink%2)
+		if n >= polls/10 {
+			return
+		}
 	}
-	n := trips.Load() - before
-	t.Logf("%d round trips in %d polls (%d)", n, polls, sink%2)
-	if n < polls/10 {
-		t.Errorf("%d round trips in %d polls, want at least %d: the network waited for the runtime's monitor", n, polls, polls/10)
-	}
+	t.Errorf("%d round trips in %d polls, want at least %d: the network waited for the runtime's monitor", n, polls, polls/10)
 }
 
 // TestPollConcurrentAndClosed: with one P (where Poll uses its pipe),

@@ -181,7 +181,7 @@ func serveFlags(fs *flag.FlagSet, e env) *serveConfig {
 	fs.DurationVar(&c.readTimeout, "read-timeout", envDuration(e, "GOLF_READ_TIMEOUT", 15*time.Second), "time to read a whole request, body included (env GOLF_READ_TIMEOUT)")
 	fs.DurationVar(&c.writeTimeout, "write-timeout", envDuration(e, "GOLF_WRITE_TIMEOUT", 30*time.Second), "time to write a response; not WebSockets (env GOLF_WRITE_TIMEOUT)")
 	fs.DurationVar(&c.idleTimeout, "idle-timeout", envDuration(e, "GOLF_IDLE_TIMEOUT", 120*time.Second), "how long an idle keep-alive connection is kept (env GOLF_IDLE_TIMEOUT)")
-	fs.DurationVar(&c.pingEvery, "ws-ping", envDuration(e, "GOLF_WS_PING", 30*time.Second), "WebSocket ping interval; a socket whose pong is that late is closed (env GOLF_WS_PING)")
+	fs.DurationVar(&c.pingEvery, "ws-ping", envDuration(e, "GOLF_WS_PING", 30*time.Second), "WebSocket ping interval: a socket that sent nothing for that long is pinged, and closed when its pong is that late (env GOLF_WS_PING)")
 	fs.StringVar(&c.metricsAddr, "metrics-addr", envDefault(e, "GOLF_METRICS_ADDR", ""), "serve /metrics on this address only (e.g. 127.0.0.1:9090); empty: on --addr (env GOLF_METRICS_ADDR)")
 	fs.IntVar(&c.maxDelayed, "spectator-queue", envInt(e, "GOLF_SPECTATOR_QUEUE", 2000), "messages a room holds back for its spectator delay (env GOLF_SPECTATOR_QUEUE)")
 	fs.StringVar(&c.databaseURL, "database", envDefault(e, "DATABASE_URL", ""), "PostgreSQL URL for accounts, ratings, sessions and the archive, e.g. postgres://golf@127.0.0.1:5432/golf; empty keeps them in memory (env DATABASE_URL)")

@@ -188,6 +188,7 @@ func (c *conn) read(buf *bytes.Buffer) (websocket.MessageType, []byte, error) {
 	if _, err := buf.ReadFrom(r); err != nil {
 		return 0, nil, err
 	}
+	c.out.hear()
 	if buf.Cap() > 64<<10 {
 		// One big message does not keep its buffer.
 		data := buf.Bytes()

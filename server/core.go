@@ -13,13 +13,15 @@ import (
 // subscribe-then-load, batched changes, deadlines, resubscription) is
 // package server/internal/hubs; what each kind adds is its hubs.Logic,
 // plus the optional capabilities it has (hubs.Lifecycle, hubs.Timer,
-// hubs.Batcher).
+// hubs.Batcher, hubs.Settled, hubs.Deferrer).
 
 // The optional capabilities of a room's hub (a tournament's are asserted in
 // server/tournaments/hub.go).
 var (
 	_ hubs.Lifecycle = (*hub)(nil)
 	_ hubs.Timer     = (*hub)(nil)
+	_ hubs.Settled   = (*hub)(nil)
+	_ hubs.Deferrer  = (*hub)(nil)
 )
 
 // hubEnv is what the server's hubs share: its store, logger and clock,

@@ -30,9 +30,11 @@
 //     snapshot) and stops it with its last user. Work reaches the hub's
 //     single loop as ops; the loop also applies other instances' events,
 //     fires the room's deadlines (ticks) and checks for lost messages
-//     every ResyncEvery. What a kind of hub adds is its hubs.Logic, plus
-//     the optional capabilities it has (hubs.Lifecycle, hubs.Timer,
-//     hubs.Batcher); core.go asserts which each kind has.
+//     every ResyncEvery (a room whose subscription delivers puts the
+//     check off). What a kind of hub adds is its hubs.Logic, plus the
+//     optional capabilities it has (hubs.Lifecycle, hubs.Timer,
+//     hubs.Batcher, hubs.Settled, hubs.Deferrer); core.go asserts which
+//     each kind has.
 //  4. hub.go: hub.apply, on the loop, builds the event against the cached
 //     room and runs match.Room.Apply, which validates before it mutates.
 //     The logged event is appended to the store with the version it

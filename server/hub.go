@@ -321,7 +321,8 @@ func (h *hub) Entry(e store.Entry) {
 }
 
 // Check compares with the store's version now and then, so a lost
-// pub/sub message delays an update by at most ResyncEvery.
+// pub/sub message delays an update by at most ResyncEvery (after the
+// entry before it: a busy room puts its checks off, PutOff).
 func (h *hub) Check() {
 	if h.gone {
 		return
@@ -346,6 +347,17 @@ func (h *hub) Check() {
 	if err != nil || len(evs) > 0 {
 		h.resync(h.room.Version)
 	}
+}
+
+// PutOff is what Check does without the store while the subscription
+// delivers (hubs.Deferrer): the best scores still to record. A stale room
+// is checked at once.
+func (h *hub) PutOff() bool {
+	if h.stale {
+		return false
+	}
+	h.recordBests()
+	return true
 }
 
 // discard drops an event the cached room holds but the store refused (or

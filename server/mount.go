@@ -328,6 +328,9 @@ type socket struct {
 
 func (s socket) Read(ctx context.Context) ([]byte, error) {
 	_, data, err := s.ws.Read(ctx)
+	if err == nil {
+		s.out.hear()
+	}
 	return data, err
 }
 

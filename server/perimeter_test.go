@@ -437,7 +437,9 @@ func TestBodyTooLarge(t *testing.T) {
 
 // TestPingClosesDeadSockets: a client that never answers pings (it never
 // reads) is closed; its seat is marked away. A client that reads keeps its
-// socket. (Two servers: the halves run side by side.)
+// socket, and so does one that sends messages but never reads (it is not
+// pinged: a peer that sends is there). (A server each: the parts run side
+// by side.)
 func TestPingClosesDeadSockets(t *testing.T) {
 	t.Parallel()
 	t.Run("silent", func(t *testing.T) {
@@ -481,6 +483,28 @@ func TestPingClosesDeadSockets(t *testing.T) {
 		}
 		if got := e2.metric(t, "golf_ping_closed_total"); got != "0" {
 			t.Errorf("a reading client was closed for a missing pong (%s)", got)
+		}
+	})
+	t.Run("sending", func(t *testing.T) {
+		t.Parallel()
+		ctx := testCtx(t)
+		e := newEnv(t, func(o *server.Options) { o.PingEvery = 500 * time.Millisecond })
+		g := e.create(t, ctx, stroke(2, 1, nil), "Ana")
+		ws := rawDial(t, ctx, e.ts, nil)
+		hello, _ := json.Marshal(protocol.ClientMessage{Type: protocol.TypeHello, Protocol: protocol.Version, Room: g[0].Code, Token: g[0].Token})
+		ping, _ := json.Marshal(protocol.ClientMessage{Type: protocol.TypePing})
+		if err := ws.Write(ctx, websocket.MessageText, hello); err != nil {
+			t.Fatal(err)
+		}
+		// Never read (no pongs), but send every 200 ms, for five
+		// intervals.
+		for start := time.Now(); time.Since(start) < 2500*time.Millisecond; time.Sleep(200 * time.Millisecond) {
+			if err := ws.Write(ctx, websocket.MessageText, ping); err != nil {
+				t.Fatalf("the sending socket was closed: %v", err)
+			}
+		}
+		if got := e.metric(t, "golf_ping_closed_total"); got != "0" {
+			t.Errorf("a client that sends was closed for a missing pong (%s)", got)
 		}
 	})
 }

@@ -55,6 +55,23 @@ type sender struct {
 	// while it writes a message and the ack queued with it, so that both
 	// go in one write.
 	cork *corkConn
+	// heard is when the socket's reader last read a message
+	// (time.Time.UnixNano): a peer heard within a ping interval is not
+	// pinged (run).
+	heard atomic.Int64
+}
+
+// hear notes that the socket's reader read a message from the peer.
+func (s *sender) hear() { s.heard.Store(time.Now().UnixNano()) }
+
+// quietFor is how long until the peer will have sent nothing for d: 0
+// when it has already (or never sent).
+func (s *sender) quietFor(d time.Duration) time.Duration {
+	since := time.Since(time.Unix(0, s.heard.Load()))
+	if since < 0 || since >= d {
+		return 0
+	}
+	return d - since
 }
 
 // outMsg is a queued message, and the ack to send right after it in the
@@ -175,29 +192,40 @@ func (s *sender) shut(code websocket.StatusCode, reason string, flush, dead bool
 
 // run writes queued messages until the socket closes; then it sends what
 // is left when asked to, and closes the socket. Every pingEvery (none if
-// 0) it pings the socket (see ping): the pinger is this goroutine's
-// ticker, not a goroutine of its own waiting out the interval beside
-// every socket's reader and writer.
+// 0) it pings the socket (see ping), or, when the peer sent a message
+// within that time (a browser's own ping every 15 s, a player's moves),
+// waits until pingEvery after that message: a peer that sends is there,
+// and the ping's write, goroutine and pong would be spent on every socket
+// for nothing. A peer that goes silent is pinged pingEvery after its last
+// message and dropped an interval later, as before. The pinger is this
+// goroutine's timer, not a goroutine of its own waiting out the interval
+// beside every socket's reader and writer.
 func (s *sender) run(ctx context.Context, pingEvery time.Duration, gone func()) {
 	defer close(s.done)
 	var pings sync.WaitGroup
 	defer pings.Wait()
 	var tick <-chan time.Time
+	var timer *time.Timer
 	if pingEvery > 0 {
-		t := time.NewTicker(pingEvery)
-		defer t.Stop()
-		tick = t.C
+		timer = time.NewTimer(pingEvery)
+		defer timer.Stop()
+		tick = timer.C
 	}
 	var pinging atomic.Bool
 	for {
 		select {
 		case <-tick:
-			if pinging.CompareAndSwap(false, true) {
-				pings.Go(func() {
-					defer pinging.Store(false)
-					s.ping(ctx, pingEvery, gone)
-				})
+			wait := s.quietFor(pingEvery)
+			if wait == 0 {
+				wait = pingEvery
+				if pinging.CompareAndSwap(false, true) {
+					pings.Go(func() {
+						defer pinging.Store(false)
+						s.ping(ctx, pingEvery, gone)
+					})
+				}
 			}
+			timer.Reset(wait)
 		case <-s.wake:
 			s.writeQueued()
 		case <-s.closed:

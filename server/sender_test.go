@@ -3,6 +3,7 @@ package server
 import (
 	"fmt"
 	"testing"
+	"time"
 )
 
 // TestSenderQueue: a socket's queue keeps its messages in order, takes
@@ -61,5 +62,33 @@ func TestSenderQueue(t *testing.T) {
 	}
 	if s.queue != nil || cap(s.queue) > keepQueue {
 		t.Fatalf("an emptied queue keeps %d places, want at most %d", cap(s.queue), keepQueue)
+	}
+}
+
+// TestSenderQuietFor: a peer never heard, or heard an interval ago or
+// more, is pinged now; one heard more recently, an interval after it.
+func TestSenderQuietFor(t *testing.T) {
+	t.Parallel()
+	const every = 30 * time.Second
+	for _, tt := range []struct {
+		name  string
+		heard time.Duration // ago; 0: never
+		least time.Duration // the wait is in [least, most]
+		most  time.Duration
+	}{
+		{"never heard", 0, 0, 0},
+		{"heard an interval ago", every, 0, 0},
+		{"heard an hour ago", time.Hour, 0, 0},
+		{"heard 10 s ago", 10 * time.Second, 19 * time.Second, 20 * time.Second},
+		{"heard just now", time.Millisecond, every - time.Second, every},
+		{"heard in the future (a clock set back)", -time.Minute, 0, 0},
+	} {
+		s := newSender(nil, 1, 0, nil)
+		if tt.heard != 0 {
+			s.heard.Store(time.Now().Add(-tt.heard).UnixNano())
+		}
+		if got := s.quietFor(every); got < tt.least || got > tt.most {
+			t.Errorf("%s: quietFor(%v) = %v, want %v to %v", tt.name, every, got, tt.least, tt.most)
+		}
 	}
 }

@@ -78,7 +78,8 @@ type Options struct {
 	// kept after their last change (so after it closes); default 30 days.
 	TournamentTTL time.Duration
 	// ResyncEvery is how often a hub checks the store for events it may
-	// have missed; default 5s.
+	// have missed (a room's hub: that long after its latest event);
+	// default 5s.
 	ResyncEvery time.Duration
 	// QuickMatchWait is how long POST /api/quickmatch waits for a partner
 	// before answering 204; default 25s.

@@ -28,6 +28,14 @@ type counter struct {
 	tickC   chan struct{}
 	// said is n as the loop last said it (Settled), read off the loop.
 	said atomic.Int64
+	// checks and putOffs count the periodic checks made and put off
+	// (Deferrer).
+	checks, putOffs int
+}
+
+func (c *counter) PutOff() bool {
+	c.putOffs++
+	return true
 }
 
 func (c *counter) Settled() { c.said.Store(c.n) }
@@ -41,6 +49,9 @@ func (c *counter) Load(ctx context.Context) error {
 }
 
 func (c *counter) Entry(e store.Entry) {
+	if e.Version <= c.v {
+		return // ours, applied already
+	}
 	if e.Version == c.v+1 {
 		c.n, c.v = c.n+1, e.Version
 		return
@@ -49,6 +60,7 @@ func (c *counter) Entry(e store.Entry) {
 }
 
 func (c *counter) Check() {
+	c.checks++
 	if err := c.Load(context.Background()); err != nil {
 		c.Log.Warn("check", "err", err)
 	}
@@ -79,8 +91,14 @@ var _ Batcher[struct{}] = (*counter)(nil)
 // instance is one server's registry of counters over a shared store.
 func instance(t *testing.T, st *memstore.Store) (*Registry[*counter, struct{}], *sync.WaitGroup) {
 	t.Helper()
+	return instanceEvery(t, st, time.Hour)
+}
+
+// instanceEvery is instance with checks every resync.
+func instanceEvery(t *testing.T, st *memstore.Store, resync time.Duration) (*Registry[*counter, struct{}], *sync.WaitGroup) {
+	t.Helper()
 	loops := &sync.WaitGroup{}
-	env := Env{Store: st, Log: slog.New(slog.DiscardHandler), Now: time.Now, ResyncEvery: time.Hour, Loops: loops}
+	env := Env{Store: st, Log: slog.New(slog.DiscardHandler), Now: time.Now, ResyncEvery: resync, Loops: loops}
 	return NewRegistry(env, func(key string) *counter {
 		return &counter{Core: NewCore[struct{}](env, "counter", key), tickC: make(chan struct{})}
 	}, nil), loops
@@ -269,5 +287,79 @@ func TestScheduleTicks(t *testing.T) {
 	}
 	if ticks, _ := Read(ctx, &h.Core, func() int { return h.ticks }); ticks != 1 {
 		t.Fatalf("%d ticks, want 1", ticks)
+	}
+}
+
+// TestBusyHubPutsChecksOff: while the subscription delivers entries (here
+// the echoes of the hub's own changes, one a second) a Deferrer's
+// periodic check waits, PutOff running in its place; once the entries
+// stop, the check comes ResyncEvery after the last one, so a message lost
+// after it is still found within ResyncEvery. On the fake clock of
+// synctest. A hub that is not a Deferrer, or whose subscription delivers
+// nothing, checks every ResyncEvery.
+func TestBusyHubPutsChecksOff(t *testing.T) {
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		ctx := context.Background()
+		const every = 5 * time.Second
+		r, loops := instanceEvery(t, newStore(t, "a"), every)
+		h, err := r.Acquire(ctx, "a")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer func() { r.Release(h); loops.Wait() }()
+		counts := func() [2]int {
+			t.Helper()
+			c, err := Read(ctx, &h.Core, func() [2]int { return [2]int{h.checks, h.putOffs} })
+			if err != nil {
+				t.Fatal(err)
+			}
+			return c
+		}
+		for range 60 {
+			if err := h.Queue(ctx, &struct{}{}); err != nil {
+				t.Fatal(err)
+			}
+			time.Sleep(time.Second)
+			synctest.Wait()
+		}
+		if c := counts(); c[0] != 0 || c[1] < 60/5 {
+			t.Fatalf("a minute of a change a second: %d checks and %d put off, want 0 and at least %d", c[0], c[1], 60/5)
+		}
+		// The last change was a second ago: its check is due in 4 s.
+		time.Sleep(every - time.Second - time.Millisecond)
+		synctest.Wait()
+		if c := counts(); c[0] != 0 {
+			t.Fatalf("%d checks before ResyncEvery after the last entry, want 0", c[0])
+		}
+		time.Sleep(2 * time.Millisecond)
+		synctest.Wait()
+		putOffs := counts()[1]
+		if c := counts(); c[0] != 1 {
+			t.Fatalf("%d checks at ResyncEvery after the last entry, want 1", c[0])
+		}
+		time.Sleep(3 * every)
+		synctest.Wait()
+		if c := counts(); c[0] != 4 || c[1] != putOffs {
+			t.Fatalf("quiet for %v: %d checks and %d put off, want 4 and %d", 3*every, c[0], c[1], putOffs)
+		}
+	})
+}
+
+func TestPutOff(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		since, want time.Duration
+	}{
+		{0, 5 * time.Second},
+		{time.Second, 4 * time.Second},
+		{5*time.Second - 1, 1},
+		{5 * time.Second, 0},
+		{time.Hour, 0},
+		{-time.Second, 0}, // a clock that went back: check now
+	} {
+		if got := putOff(tt.since, 5*time.Second); got != tt.want {
+			t.Errorf("putOff(%v, 5s) = %v, want %v", tt.since, got, tt.want)
+		}
 	}
 }

@@ -307,13 +307,14 @@ func runLoop[B any](l Logic[B]) {
 	}
 }
 
-// poll runs the periodic check (resubscribing first after an outage),
-// or puts it off (Deferrer), and returns when the next one is due.
+// poll runs the periodic check (resubscribing first after an outage,
+// and then never putting it off: what came while there was no
+// subscription is in the store only), or puts it off (Deferrer), and
+// returns when the next one is due.
 func (c *Core[B]) poll(l Logic[B], deferrer Deferrer) time.Duration {
 	if c.subC == nil {
 		c.resubscribe()
-	}
-	if wait := putOff(time.Since(c.heard), c.env.ResyncEvery); wait > 0 && c.subC != nil && deferrer != nil && deferrer.PutOff() {
+	} else if wait := putOff(time.Since(c.heard), c.env.ResyncEvery); wait > 0 && deferrer != nil && deferrer.PutOff() {
 		return wait
 	}
 	l.Check()

@@ -363,3 +363,123 @@ func TestPutOff(t *testing.T) {
 		}
 	}
 }
+
+// outageStore is a memory store whose bus can go down: its subscriptions
+// end, and new ones fail while it is down.
+type outageStore struct {
+	*memstore.Store
+	t     *testing.T
+	mu    sync.Mutex
+	down  bool
+	subs  []store.Subscription
+	calls int
+}
+
+func (o *outageStore) Subscribe(ctx context.Context, key string) (store.Subscription, error) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.calls++; o.calls > 20 {
+		// A hub that subscribes again and again; refused, so that the
+		// test ends.
+		o.t.Errorf("%d subscriptions", o.calls)
+		return nil, errors.New("too many subscriptions")
+	}
+	if o.down {
+		return nil, errors.New("the bus is down")
+	}
+	sub, err := o.Store.Subscribe(ctx, key)
+	if err == nil {
+		o.subs = append(o.subs, sub)
+	}
+	return sub, err
+}
+
+// fail takes the bus down (down) or up again.
+func (o *outageStore) fail(down bool) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.down = down
+	if down {
+		for _, sub := range o.subs {
+			sub.Close()
+		}
+		o.subs = nil
+	}
+}
+
+// TestCheckAfterOutage: a hub whose subscription ended a second after its
+// latest entry, and could not subscribe again at once, checks the store
+// when the periodic check resubscribes, even though an entry came within
+// ResyncEvery: what was appended while it had no subscription is in the
+// store only. The new subscription then lasts: a later change comes
+// through it, with no more subscriptions made (the resubscription's
+// context once ended it as soon as it was made, and the loop subscribed
+// again without end).
+func TestCheckAfterOutage(t *testing.T) {
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		ctx := context.Background()
+		const every = 5 * time.Second
+		mem := newStore(t, "a")
+		st := &outageStore{Store: mem, t: t}
+		loops := &sync.WaitGroup{}
+		env := Env{Store: st, Log: slog.New(slog.DiscardHandler), Now: time.Now, ResyncEvery: every, Loops: loops}
+		r := NewRegistry(env, func(key string) *counter {
+			return &counter{Core: NewCore[struct{}](env, "counter", key), tickC: make(chan struct{})}
+		}, nil)
+		h, err := r.Acquire(ctx, "a")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer func() { r.Release(h); loops.Wait() }()
+		time.Sleep(3 * time.Second)
+		if err := h.Queue(ctx, &struct{}{}); err != nil { // heard at 3 s
+			t.Fatal(err)
+		}
+		time.Sleep(time.Second)
+		synctest.Wait()
+		st.fail(true) // at 4 s: the subscription ends, and cannot be made again
+		synctest.Wait()
+		// Another instance's change while the bus is down.
+		if _, err := mem.Append(ctx, "a", 2, []byte("2"), []byte("+1")); err != nil {
+			t.Fatal(err)
+		}
+		st.fail(false)
+		time.Sleep(every - 4*time.Second + time.Millisecond) // the periodic check, at 5 s
+		synctest.Wait()
+		if n := count(t, h); n != 2 {
+			t.Fatalf("after the check that resubscribed: the hub counts %d, want 2 (the change appended during the outage)", n)
+		}
+		// Another instance's change, a second later: through the
+		// subscription, before any check.
+		time.Sleep(time.Second)
+		if _, err := mem.Append(ctx, "a", 3, []byte("3"), []byte("+1")); err != nil {
+			t.Fatal(err)
+		}
+		synctest.Wait()
+		if c := counts(t, h); c.n != 3 || c.checks != 1 {
+			t.Fatalf("a change after the outage: the hub counts %d after %d checks, want 3 after 1", c.n, c.checks)
+		}
+		st.mu.Lock()
+		calls := st.calls
+		st.mu.Unlock()
+		if calls != 3 {
+			t.Fatalf("%d subscriptions made, want 3 (the first, the one refused, the one that worked)", calls)
+		}
+	})
+}
+
+// hubCounts is what a counter hub has seen, read on its loop.
+type hubCounts struct {
+	n               int64
+	checks, putOffs int
+}
+
+func counts(t *testing.T, h *counter) hubCounts {
+	t.Helper()
+	c, err := Read(context.Background(), &h.Core, func() hubCounts { return hubCounts{h.n, h.checks, h.putOffs} })
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}

@@ -15,11 +15,12 @@ import (
 //
 // The count runs across a solver's solves, so the many small solves of a
 // fair-play analysis (a few hundred nodes each) yield as often as one
-// long solve does. 2,048 rather than 8,192: on two cores shared with other
-// work, a room's goroutine that wants the P an analysis holds waits for
-// the analysis's next yield, and at 8,192 nodes that wait set the acks'
-// 99th percentile (docs/performance.md, "Fair-play analysis").
-const yieldEvery = 2048
+// long solve does. 1,024 rather than 8,192 (and then 2,048): on two cores
+// shared with other work, a room's goroutine that wants the P an analysis
+// holds waits for the analysis's next yield, and that wait set the acks'
+// 99th percentile (docs/performance.md, "Fair-play analysis"). The search
+// looks at the count every 1,024 nodes, so this is its finest step.
+const yieldEvery = 1024
 
 // SolveOptions is the search budget of Solve. Zero values mean no limit.
 type SolveOptions struct {

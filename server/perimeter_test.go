@@ -488,7 +488,9 @@ func TestPingClosesDeadSockets(t *testing.T) {
 	t.Run("sending", func(t *testing.T) {
 		t.Parallel()
 		ctx := testCtx(t)
-		e := newEnv(t, func(o *server.Options) { o.PingEvery = 500 * time.Millisecond })
+		// 2 s apart: the client would have to stall for that long between
+		// two of its messages (a loaded test machine) to be pinged.
+		e := newEnv(t, func(o *server.Options) { o.PingEvery = 2 * time.Second })
 		g := e.create(t, ctx, stroke(2, 1, nil), "Ana")
 		ws := rawDial(t, ctx, e.ts, nil)
 		hello, _ := json.Marshal(protocol.ClientMessage{Type: protocol.TypeHello, Protocol: protocol.Version, Room: g[0].Code, Token: g[0].Token})
@@ -496,9 +498,9 @@ func TestPingClosesDeadSockets(t *testing.T) {
 		if err := ws.Write(ctx, websocket.MessageText, hello); err != nil {
 			t.Fatal(err)
 		}
-		// Never read (no pongs), but send every 200 ms, for five
-		// intervals.
-		for start := time.Now(); time.Since(start) < 2500*time.Millisecond; time.Sleep(200 * time.Millisecond) {
+		// Never read (no pongs), but send every 200 ms, for two and a
+		// half intervals (a socket pinged at 2 s is dropped at 4 s).
+		for start := time.Now(); time.Since(start) < 5*time.Second; time.Sleep(200 * time.Millisecond) {
 			if err := ws.Write(ctx, websocket.MessageText, ping); err != nil {
 				t.Fatalf("the sending socket was closed: %v", err)
 			}

@@ -7,7 +7,7 @@
 // put the rooms' goroutines behind them and queued their moves for
 // seconds whenever many holes ended at once. With more than one P it
 // also gives way while every P is busy (Waiting). A solve calls Yield
-// every 2,048 nodes (golf.SolveOptions.Yield, a fraction of a
+// every 1,024 nodes (golf.SolveOptions.Yield, a fraction of a
 // millisecond).
 package idle
 

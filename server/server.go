@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/alexedwards/scs/v2"
@@ -252,6 +253,11 @@ type Server struct {
 	// poller lets the background solves give way to the network too
 	// (yieldToRooms; package idle).
 	poller *idle.Poller
+	// closing is set when Close starts: the background solves then stop
+	// pausing for the rooms (yieldToRooms), since Close waits for the
+	// ones running, and a solve that gives way on a busy machine could
+	// hold it for seconds.
+	closing atomic.Bool
 	// reviews are the latest post-round analyses (review.go).
 	reviews  reviewCache
 	solver   *solverpool.Pool
@@ -443,6 +449,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // Close stops every bot and every hub; call after the HTTP server has
 // shut down.
 func (s *Server) Close() {
+	s.closing.Store(true)
 	s.bots.Stop()
 	s.stopBotNet()
 	s.tours.Close()

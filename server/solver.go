@@ -206,7 +206,20 @@ func (s *Server) stopSolver() {
 // thousand nodes: they let the network be polled, then wait while the
 // rooms' goroutines are ready to run (package idle), so on a busy core
 // they take only what the rooms leave.
-func (s *Server) yieldToRooms() { s.metrics.yielded.Add(s.poller.Yield().Seconds()) }
+func (s *Server) yieldToRooms() {
+	closingYield(s.closing.Load(), s.poller.Poll, func() { s.metrics.yielded.Add(s.poller.Yield().Seconds()) })
+}
+
+// closingYield is yieldToRooms' choice: once the server is closing, only
+// let the ready goroutines (and the network's) run; otherwise give way
+// to the rooms in full.
+func closingYield(closing bool, poll, giveWay func()) {
+	if closing {
+		poll()
+		return
+	}
+	giveWay()
+}
 
 // yieldInPool is yieldToRooms for the solves that run on the solver
 // pool's workers (the analyzer's): while a hint or a bot's move waits in

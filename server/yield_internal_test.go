@@ -11,7 +11,8 @@ import (
 // TestPoolYield: a solve on the pool's worker only lets the ready
 // goroutines run once while a hint, a bot's move or a best score waits
 // in the pool's queue, and waits for the rooms otherwise (nothing queued,
-// or only low-priority background work).
+// or only low-priority background work); and once the server is closing,
+// never waits (closingYield).
 func TestPoolYield(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
@@ -53,6 +54,16 @@ func TestPoolYield(t *testing.T) {
 			}
 		})
 	}
+	t.Run("closing", func(t *testing.T) {
+		t.Parallel()
+		for _, closing := range []bool{false, true} {
+			var polled, gaveWay int
+			closingYield(closing, func() { polled++ }, func() { gaveWay++ })
+			if closing && (polled != 1 || gaveWay != 0) || !closing && (polled != 0 || gaveWay != 1) {
+				t.Errorf("closing %v: polled %d and gave way %d times", closing, polled, gaveWay)
+			}
+		}
+	})
 	t.Run("no pool", func(t *testing.T) {
 		t.Parallel()
 		waited := 0

@@ -370,9 +370,12 @@ func (c *Core[B]) resubscribe() bool {
 		c.sub = nil
 	}
 	c.subC = nil
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-	defer cancel()
-	sub, err := c.Store.Subscribe(ctx, c.Key)
+	// The subscription lasts as long as the context it is made with (the
+	// stores end it when that ends), so this one has no end: with a
+	// timeout's, cancelled on return, the new subscription ended at once,
+	// and the loop, seeing it end, subscribed again, and again. The
+	// stores bound the call themselves (the Redis client's timeouts).
+	sub, err := c.Store.Subscribe(context.Background(), c.Key)
 	if err != nil {
 		c.Log.Warn("resubscribe failed", "err", err)
 		return false

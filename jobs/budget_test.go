@@ -86,19 +86,31 @@ func (p *starvedProcess) pass(wall time.Duration) {
 	p.wait += time.Duration(float64(wall) * (1 - p.got))
 }
 
+// starvedBudget is a budget of share over a process of one core that
+// gets got of it, on a fake clock that its sleeps move; reads, when not
+// nil, counts its readings of the process.
+func starvedBudget(share, got float64, reads *int) (*jobs.Budget, *starvedProcess) {
+	clock := &fakeCPU{now: time.Unix(1_700_000_000, 0)}
+	p := &starvedProcess{clock: clock, got: got}
+	o := clock.options()
+	o.Sleep = func(ctx context.Context, d time.Duration) error { p.pass(d); return ctx.Err() }
+	o.Process = func() (cpu, wait time.Duration) {
+		if reads != nil {
+			*reads++
+		}
+		return p.cpu, p.wait
+	}
+	o.Procs = 1
+	return jobs.NewBudget(share, o), p
+}
+
 // TestBudgetStarvedProcess: a process that gets only 30% of its core
 // (others take the rest) keeps its analyses to the budget's share of
 // what it gets, not of the core: the rooms are not left the crumbs.
 func TestBudgetStarvedProcess(t *testing.T) {
 	t.Parallel()
 	const share = 0.25
-	clock := &fakeCPU{now: time.Unix(1_700_000_000, 0)}
-	p := &starvedProcess{clock: clock, got: 0.3}
-	o := clock.options()
-	o.Sleep = func(ctx context.Context, d time.Duration) error { p.pass(d); return ctx.Err() }
-	o.Process = func() (cpu, wait time.Duration) { return p.cpu, p.wait }
-	o.Procs = 1
-	b := jobs.NewBudget(share, o)
+	b, p := starvedBudget(share, 0.3, nil)
 	rng := rand.New(rand.NewPCG(2, 3))
 	var analyses time.Duration
 	for range 2000 {
@@ -123,17 +135,11 @@ func TestBudgetStarvedProcess(t *testing.T) {
 func TestBudgetReadsProcessSeldom(t *testing.T) {
 	t.Parallel()
 	const share = 0.25
-	clock := &fakeCPU{now: time.Unix(1_700_000_000, 0)}
-	p := &starvedProcess{clock: clock, got: 0.5}
-	o := clock.options()
-	o.Sleep = func(ctx context.Context, d time.Duration) error { p.pass(d); return ctx.Err() }
 	reads := 0
-	o.Process = func() (cpu, wait time.Duration) { reads++; return p.cpu, p.wait }
-	o.Procs = 1
-	b := jobs.NewBudget(share, o)
+	b, p := starvedBudget(share, 0.5, &reads)
 	rng := rand.New(rand.NewPCG(4, 5))
 	var work time.Duration
-	start := clock.now
+	start := p.clock.now
 	for range 20_000 {
 		if err := b.Wait(context.Background()); err != nil {
 			t.Fatal(err)
@@ -143,7 +149,7 @@ func TestBudgetReadsProcessSeldom(t *testing.T) {
 		work += cpu
 		b.Spent(cpu)
 	}
-	wall := clock.now.Sub(start)
+	wall := p.clock.now.Sub(start)
 	if most := int(wall/(10*time.Millisecond)) + 2; reads > most {
 		t.Errorf("%d reads of the process in %v, want at most %d (one each 10 ms)", reads, wall, most)
 	}

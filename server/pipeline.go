@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"log/slog"
 	"runtime"
 	"strings"
 
@@ -108,13 +109,7 @@ func (s *Server) checkMarks(ctx context.Context, room, tournament string) {
 
 // listenHeldMarks checks the marks `golf worker` processes ask for.
 func (s *Server) listenHeldMarks(ctx context.Context) {
-	sub, err := s.store.Listen(ctx, HeldMarksTopic)
-	if err != nil {
-		s.log.Warn("held marks: cannot listen to workers", "err", err)
-		return
-	}
-	defer sub.Close()
-	for e := range sub.C() {
+	s.keepListening(ctx, nil, HeldMarksTopic, slog.LevelWarn, nil, func(e store.Entry) {
 		kind, id, _ := strings.Cut(string(e.Data), ":")
 		switch kind {
 		case "room":
@@ -122,7 +117,7 @@ func (s *Server) listenHeldMarks(ctx context.Context) {
 		case "tournament":
 			s.checkMarks(ctx, "", id)
 		}
-	}
+	})
 }
 
 // HeldMarksNotice is what a `golf worker` sends on HeldMarksTopic for a

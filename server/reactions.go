@@ -2,11 +2,13 @@ package server
 
 import (
 	"context"
+	"log/slog"
 	"time"
 
 	"golang.org/x/time/rate"
 
 	"golfsolitaire/protocol"
+	"golfsolitaire/store"
 )
 
 // Reactions: a player's preset message ("Good game", ...) goes through the
@@ -57,32 +59,24 @@ func reactionTopic(code string) string { return "reactions:" + code }
 
 // listenReactions passes the room's reactions, from any instance, to the
 // hub's connections (spectators after their delay) until the hub stops.
+// The first subscription is made before the hub serves anyone, so that a
+// reaction sent once a connection has the room's snapshot is heard; if
+// the store cannot listen then, it listens again (keepListening).
 func (h *hub) listenReactions() {
 	ctx, cancel := context.WithCancel(context.Background())
 	sub, err := h.s.store.Listen(ctx, reactionTopic(h.code))
 	if err != nil {
-		cancel()
-		h.Log.Warn("listening for reactions", "err", err)
-		return
+		h.Log.Warn("cannot listen for reactions; trying again", "err", err)
 	}
 	h.s.hubLoops.Go(func() { // Close waits for it as for the hub's loop
 		defer cancel()
-		defer sub.Close()
-		for {
-			select {
-			case <-h.Stopping():
-				return
-			case e, ok := <-sub.C():
-				if !ok {
-					return
+		h.s.keepListening(ctx, h.Stopping(), reactionTopic(h.code), slog.LevelDebug, sub, func(e store.Entry) {
+			h.Do(ctx, func() {
+				now := h.s.now()
+				for c := range h.conns {
+					h.deliver(c, e.Data, now)
 				}
-				h.Do(ctx, func() {
-					now := h.s.now()
-					for c := range h.conns {
-						h.deliver(c, e.Data, now)
-					}
-				})
-			}
-		}
+			})
+		})
 	})
 }

@@ -3,7 +3,10 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"log/slog"
 	"time"
+
+	"golfsolitaire/store"
 )
 
 // Site-wide counts for GET /api/live. Every instance publishes its own
@@ -62,37 +65,22 @@ func (s *Server) startLiveCounts() {
 		}
 	})
 	s.tasks.goCtx(func(ctx context.Context) {
-		for ctx.Err() == nil {
-			s.listenLiveCounts(ctx)
-			select { // the store is down or the subscription ended: again soon
-			case <-ctx.Done():
-			case <-time.After(liveEvery):
-			}
-		}
+		s.keepListening(ctx, nil, liveCountsTopic, slog.LevelDebug, nil, s.heardLiveCounts)
 	})
 }
 
-// listenLiveCounts keeps the other instances' counts while its
-// subscription lasts.
-func (s *Server) listenLiveCounts(ctx context.Context) {
-	sub, err := s.store.Listen(ctx, liveCountsTopic)
-	if err != nil {
-		s.log.Debug("live counts: cannot listen", "err", err)
+// heardLiveCounts keeps another instance's counts.
+func (s *Server) heardLiveCounts(e store.Entry) {
+	var c liveCounts
+	if json.Unmarshal(e.Data, &c) != nil || c.ID == "" || c.ID == s.id {
 		return
 	}
-	defer sub.Close()
-	for e := range sub.C() {
-		var c liveCounts
-		if json.Unmarshal(e.Data, &c) != nil || c.ID == "" || c.ID == s.id {
-			continue
-		}
-		s.live.peersMu.Lock()
-		if s.live.peers == nil {
-			s.live.peers = map[string]peerCounts{}
-		}
-		s.live.peers[c.ID] = peerCounts{counts: c, at: time.Now()}
-		s.live.peersMu.Unlock()
+	s.live.peersMu.Lock()
+	if s.live.peers == nil {
+		s.live.peers = map[string]peerCounts{}
 	}
+	s.live.peers[c.ID] = peerCounts{counts: c, at: time.Now()}
+	s.live.peersMu.Unlock()
 }
 
 // siteCounts adds to this instance's counts those the other instances

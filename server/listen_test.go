@@ -1,0 +1,185 @@
+package server_test
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+
+	"golfsolitaire/fairplay"
+	"golfsolitaire/protocol"
+	"golfsolitaire/server"
+	"golfsolitaire/store"
+	"golfsolitaire/store/memstore"
+)
+
+// deafStore is a memory store whose Listen can fail, as a store that is
+// down does, and whose subscriptions to topics can be ended, as a store
+// may end them; it counts the listens that worked, by topic.
+type deafStore struct {
+	*memstore.Store
+	mu    sync.Mutex
+	fail  map[string]int // topic prefix: listens left to refuse
+	heard map[string]int // topic: listens that worked
+	subs  []*endableSub
+}
+
+func (s *deafStore) Listen(ctx context.Context, topic string) (store.Subscription, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for prefix, n := range s.fail {
+		if n > 0 && strings.HasPrefix(topic, prefix) {
+			s.fail[prefix]--
+			return nil, store.ErrUnavailable
+		}
+	}
+	sub, err := s.Store.Listen(ctx, topic)
+	if err != nil {
+		return nil, err
+	}
+	e := &endableSub{sub: sub, c: make(chan store.Entry), end: make(chan struct{}), done: make(chan struct{})}
+	go e.run()
+	s.heard[topic]++
+	s.subs = append(s.subs, e)
+	return e, nil
+}
+
+// listens returns the listens to topics that worked, by topic.
+func (s *deafStore) listens() map[string]int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := map[string]int{}
+	for k, v := range s.heard {
+		out[k] = v
+	}
+	return out
+}
+
+// endAll ends every subscription to a topic made so far.
+func (s *deafStore) endAll() {
+	s.mu.Lock()
+	subs := s.subs
+	s.subs = nil
+	s.mu.Unlock()
+	for _, e := range subs {
+		e.once.Do(func() { close(e.end) })
+	}
+}
+
+// endableSub passes its subscription's entries on until the store ends
+// it (end) or its listener closes it.
+type endableSub struct {
+	sub  store.Subscription
+	c    chan store.Entry
+	end  chan struct{}
+	done chan struct{}
+	once sync.Once
+}
+
+func (e *endableSub) run() {
+	defer close(e.done)
+	defer close(e.c)
+	for {
+		select {
+		case m, ok := <-e.sub.C():
+			if !ok {
+				return
+			}
+			select {
+			case e.c <- m:
+			case <-e.end:
+				return
+			}
+		case <-e.end:
+			return
+		}
+	}
+}
+
+func (e *endableSub) C() <-chan store.Entry { return e.c }
+
+func (e *endableSub) Close() error {
+	e.once.Do(func() { close(e.end) })
+	<-e.done
+	return e.sub.Close()
+}
+
+// TestListenersComeBack: an instance whose store cannot listen when a
+// room's hub starts, or later ends every subscription to topics, listens
+// again: a reaction sent on the other instance after that still reaches
+// its player, and every topic it listened to (the reactions, the other
+// instances' counts, the held marks of `golf worker` processes) is
+// listened to again. Before, each listener gave up at its first failure
+// (the room's reactions were lost for the hub's life, the held marks for
+// the process's).
+func TestListenersComeBack(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name string
+		fail int  // listens to the room's reactions refused at first
+		end  bool // every subscription to a topic ended once the room is served
+	}{
+		{name: "listen fails", fail: 2},
+		{name: "subscription ends", end: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			st := memstore.New(memstore.Options{})
+			t.Cleanup(func() { st.Close() })
+			ds := &deafStore{Store: st, fail: map[string]int{"reactions:": tc.fail}, heard: map[string]int{}}
+			a := startInstance(t, st, false)
+			b := startInstance(t, ds, false, func(o *server.Options) { o.Fairplay = &server.Fairplay{Store: fairplay.NewMemoryStore()} })
+			ga, gb := matchRoom(t, ctx, a, a, map[string]any{"format": "stroke", "holes": 1, "seats": 2})
+			open := func(base, token string) *websocket.Conn {
+				ws := rawDial(t, ctx, base, nil)
+				if err := ws.Write(ctx, websocket.MessageText, helloMsg(ga.Code, token)); err != nil {
+					t.Fatal(err)
+				}
+				until(t, ctx, ws, func(m protocol.ServerMessage) bool { return m.Type == protocol.TypeSnapshot })
+				return ws
+			}
+			ana, bo := open(a.url, ga.Token), open(b.url, gb.Token)
+			topic := "reactions:" + ga.Code
+			topics := []string{topic, "live:counts", server.HeldMarksTopic}
+			// waitFor waits until every topic has been listened to more
+			// than n times (a reaction sent before it listens is missed).
+			waitFor := func(n map[string]int, what string) {
+				t.Helper()
+				for {
+					now, all := ds.listens(), true
+					for _, tp := range topics {
+						all = all && now[tp] > n[tp]
+					}
+					if all {
+						return
+					}
+					select {
+					case <-ctx.Done():
+						t.Fatalf("%s: listens %v", what, now)
+					case <-time.After(10 * time.Millisecond):
+					}
+				}
+			}
+			waitFor(nil, "instance B never listened to every topic")
+			if tc.end {
+				before := ds.listens()
+				ds.endAll()
+				waitFor(before, "instance B never listened to every topic again")
+			}
+			msg, _ := json.Marshal(protocol.ClientMessage{Type: protocol.TypeReact, Seq: 1, Reaction: "gl"})
+			if err := ana.Write(ctx, websocket.MessageText, msg); err != nil {
+				t.Fatal(err)
+			}
+			r := until(t, ctx, bo, func(m protocol.ServerMessage) bool { return m.Type == protocol.TypeReaction })
+			if r.Seat == nil || *r.Seat != 0 || r.Reaction != "gl" {
+				t.Errorf("Bo got %+v, want seat 0's gl", r)
+			}
+		})
+	}
+}

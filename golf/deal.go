@@ -106,6 +106,9 @@ func (d *Deal) At(p int) Card { return d.tableau[p] }
 // Stock returns the stock in turn order (the first card is turned next).
 func (d *Deal) Stock() []Card { return append([]Card(nil), d.stock[:d.nStock]...) }
 
+// StockLen is len(d.Stock()), without the copy.
+func (d *Deal) StockLen() int { return int(d.nStock) }
+
 // Start returns the first waste (or foundation) card, or NoCard.
 func (d *Deal) Start() Card { return d.start }
 

@@ -169,6 +169,18 @@ type Room struct {
 	an *Analyzer
 	// shown caches settled boards (view_settled.go).
 	shown recent[shownKey, Shown]
+	// commit is the commitment of commitSeed (commitment), which every
+	// view shows: a hash made once a round, not once a version.
+	commit     string
+	commitSeed golf.Seed
+}
+
+// commitment is r.Seed.Commitment().
+func (r *Room) commitment() string {
+	if r.commit == "" || r.commitSeed != r.Seed {
+		r.commit, r.commitSeed = r.Seed.Commitment(), r.Seed
+	}
+	return r.commit
 }
 
 // SetAnalyzer makes the room use the analyzer for the solver's answers

@@ -167,13 +167,28 @@ func (r *Room) View(seat int) View {
 // seat has finished the hole, and its score and end once it has (the real
 // game's, public race information), for its own player as for anyone else.
 func (r *Room) sharedView(st Standings) View {
-	v := View{
+	var v View
+	r.sharedViewInto(&v, st)
+	return v
+}
+
+// sharedViewInto is sharedView into v, reusing the arrays of v's lists
+// (ViewCache builds one a version, encodes it and lets it go).
+func (r *Room) sharedViewInto(v *View, st Standings) {
+	seats, progress, revealed, best := v.Seats[:0], v.Progress[:0], v.Revealed[:0], v.Best[:0]
+	if progress == nil {
+		progress = []Finish{}
+	}
+	if revealed == nil {
+		revealed = []int{}
+	}
+	*v = View{
 		V: r.Version, Code: r.Code, Settings: r.Settings, Status: r.Status, Round: r.Round,
-		Standings: st, Progress: []Finish{}, Revealed: []int{},
+		Standings: st, Progress: progress, Revealed: revealed,
 		Tournament: r.Tournament,
 	}
 	if r.Status != Waiting {
-		v.Commitment = r.Seed.Commitment()
+		v.Commitment = r.commitment()
 	}
 	if r.Status == Finished && r.Tournament == "" {
 		v.Seed = r.Seed.String()
@@ -189,10 +204,13 @@ func (r *Room) sharedView(st Standings) View {
 				sv.GraceEnds = d
 			}
 		}
-		v.Seats = append(v.Seats, sv)
+		seats = append(seats, sv)
+	}
+	if len(seats) > 0 {
+		v.Seats = seats
 	}
 	if h == nil {
-		return v
+		return
 	}
 	v.Hole = h.Number
 	for _, x := range r.Holes {
@@ -203,9 +221,12 @@ func (r *Room) sharedView(st Standings) View {
 				if x.Difficulty > 0 && r.RatesDeals() {
 					hb.Difficulty, hb.DifficultyName = int(x.Difficulty), x.Difficulty.String()
 				}
-				v.Best = append(v.Best, hb)
+				best = append(best, hb)
 			}
 		}
+	}
+	if len(best) > 0 {
+		v.Best = best
 	}
 	if h.Done && h.Difficulty > 0 && r.RatesDeals() {
 		v.Difficulty, v.DifficultyName = int(h.Difficulty), h.Difficulty.String()
@@ -221,7 +242,6 @@ func (r *Room) sharedView(st Standings) View {
 		}
 		v.Progress = append(v.Progress, f)
 	}
-	return v
 }
 
 // board shows seat i's own game to seat i: live.
@@ -329,6 +349,30 @@ func boardCards(d *golf.Deal, st *golf.State, names []string, piles [][]string) 
 	return names, piles, waste
 }
 
+// lastWasteOrigin is the last of wasteOrigins(d, moves), -1 if there is
+// none, without the slices in a game without redeals (every move's event
+// asks for it).
+func lastWasteOrigin(d *golf.Deal, moves []golf.Move) int {
+	last, next, n := -1, 0, d.StockLen()
+	for _, m := range moves {
+		switch m.Action {
+		case golf.Play:
+			last = -1
+		case golf.Turn:
+			if next < n {
+				last = next
+				next++
+			}
+		case golf.Redeal:
+			if o := wasteOrigins(d, moves); len(o) > 0 {
+				return o[len(o)-1]
+			}
+			return -1
+		}
+	}
+	return last
+}
+
 // wasteOrigins follows the moves and returns, for each waste card, its
 // first-pass stock turn index, or -1 for a card that came from the tableau
 // or started the waste (both seen by everyone).
@@ -337,7 +381,7 @@ func wasteOrigins(d *golf.Deal, moves []golf.Move) []int {
 	if d.Start() != golf.NoCard {
 		waste = append(waste, -1)
 	}
-	stock := make([]int, len(d.Stock()))
+	stock := make([]int, d.StockLen())
 	for i := range stock {
 		stock[i] = i
 	}
@@ -403,10 +447,8 @@ func (r *Room) Log(ev Event, notices []Notice) Logged {
 	if ev.Kind == KindMove && ev.Move.Action != golf.Undo {
 		if h := r.holeNumber(ev.Hole); h != nil && ev.Seat < len(h.Games) {
 			g := h.Games[ev.Seat]
-			origins := wasteOrigins(h.Deal(r.Settings.Variant), g.Moves)
-			if l.Card = h.State(r.Settings.Variant, ev.Seat).WasteTop(); len(origins) > 0 {
-				l.Origin = origins[len(origins)-1]
-			}
+			l.Card = h.State(r.Settings.Variant, ev.Seat).WasteTop()
+			l.Origin = lastWasteOrigin(h.Deal(r.Settings.Variant), g.Moves)
 		}
 	}
 	if ev.Kind == KindMove || ev.Kind == KindStand {

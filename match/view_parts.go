@@ -34,7 +34,10 @@ type ViewCache struct {
 	// scratch is the board a player's own is drawn into, before it is
 	// encoded (nothing keeps it).
 	scratch Board
-	buf     []byte
+	// sv is the shared members' view of version, made into the arrays
+	// of the one before (nothing keeps it).
+	sv  View
+	buf []byte
 	// stKey is what the standings of version were computed from
 	// (standingsKey): while it is the same, so are they, and they are
 	// neither computed nor encoded again.
@@ -52,11 +55,19 @@ type ownBoard struct {
 	val   *patch.Value
 }
 
+// ViewMembers is the most members a view's Doc has.
+const ViewMembers = nViewMembers
+
 // Doc returns the view of seat (a seat or SpectatorSeat) of r now, as a
 // Doc.
 func (c *ViewCache) Doc(r *Room, seat int) patch.Doc {
+	return c.AppendDoc(make(patch.Doc, 0, nViewMembers), r, seat)
+}
+
+// AppendDoc is Doc appended to doc (an array of ViewMembers members holds
+// any view's).
+func (c *ViewCache) AppendDoc(doc patch.Doc, r *Room, seat int) patch.Doc {
 	c.update(r)
-	doc := make(patch.Doc, 0, nViewMembers)
 	for i := range viewMembers {
 		var val *patch.Value
 		switch i {
@@ -95,7 +106,8 @@ func (c *ViewCache) update(r *Room) {
 	if !sameStandings {
 		st = r.Standings()
 	}
-	v := r.sharedView(st)
+	v := &c.sv
+	r.sharedViewInto(v, st)
 	for i := range viewMembers {
 		if i == mYou || i == mBoard || i == mBoards {
 			continue
@@ -105,10 +117,10 @@ func (c *ViewCache) update(r *Room) {
 			continue
 		}
 		m := &viewMembers[i]
-		if m.omit != nil && m.omit(&v) {
+		if m.omit != nil && m.omit(v) {
 			continue
 		}
-		c.buf = m.val(&v, c.buf[:0])
+		c.buf = m.val(v, c.buf[:0])
 		if p := c.prev[i]; p != nil && p.Is(c.buf) {
 			c.shared[i] = p
 			continue

@@ -98,7 +98,7 @@ func (r *Room) Settle(h *Hole, viewer int) (int, *Wait) {
 	if f < 0 {
 		return Whole, nil
 	}
-	if len(h.Deal(r.Settings.Variant).Stock()) == 0 {
+	if h.Deal(r.Settings.Variant).StockLen() == 0 {
 		// Boards are shown when everyone has finished the hole.
 		return 0, &Wait{Seat: -1}
 	}

@@ -541,6 +541,16 @@ type sentView struct {
 	doc patch.Doc
 	// json is doc's encoding, made when a whole view is sent.
 	json []byte
+	// members is doc's array: the view and its members are one
+	// allocation.
+	members [match.ViewMembers]patch.Member
+}
+
+// newSentView is the view of seat now.
+func (h *hub) newSentView(seat int) *sentView {
+	sv := &sentView{v: h.room.Version}
+	sv.doc = h.views.AppendDoc(sv.members[:0], h.room, seat)
+	return sv
 }
 
 // encoded is the view's encoding (View.AppendJSON's bytes).
@@ -562,10 +572,15 @@ func (h *hub) fanout(l match.Logged, v int64) {
 	if len(h.conns) == 0 {
 		return
 	}
-	var seats [match.MaxSeats + 1]*seatFrames
-	var d patch.Differ
-	// scratch holds each patch until its frame is written around it.
-	var scratch []byte
+	// What one event's frames need is reused from one event to the next
+	// (of any room), and let go of once they are sent.
+	fan, _ := h.s.fans.Get().(*fanScratch)
+	if fan == nil {
+		fan = new(fanScratch)
+	}
+	defer h.s.fans.Put(fan)
+	defer fan.reset()
+	seats := &fan.used
 	now := h.s.now()
 	delay := h.room.Settings.SpectatorDelay > 0
 	for c := range h.conns {
@@ -575,7 +590,8 @@ func (h *hub) fanout(l match.Logged, v int64) {
 		}
 		f := seats[i]
 		if f == nil {
-			f = &seatFrames{ev: h.room.EventView(l, v, c.seat), view: &sentView{v: h.room.Version, doc: h.views.Doc(h.room, c.seat)}, differ: &d, scratch: &scratch}
+			f = &fan.seats[i]
+			*f = seatFrames{ev: h.room.EventView(l, v, c.seat), view: h.newSentView(c.seat), differ: &fan.d, scratch: &fan.scratch, patched: f.patched}
 			seats[i] = f
 		}
 		if delay && c.seat == match.SpectatorSeat {
@@ -592,6 +608,37 @@ func (h *hub) fanout(l match.Logged, v int64) {
 	}
 	if f := seats[0]; f != nil && delay {
 		h.hold(delayed{at: now.Add(time.Duration(h.room.Settings.SpectatorDelay) * time.Second), gen: h.specGen, msg: f.frame(nil, v)}, now)
+	}
+}
+
+// maxScratch is the largest patch buffer a fanScratch keeps.
+const maxScratch = 64 << 10
+
+// fanScratch is what fanout reuses from one event to the next, kept in
+// the server's pool (Server.fans): the Differ's memo, the patch buffer
+// and each viewer seat's frames (their lists' arrays).
+type fanScratch struct {
+	d patch.Differ
+	// scratch holds each patch until its frame is written around it.
+	scratch []byte
+	seats   [match.MaxSeats + 1]seatFrames
+	// used are the seats' frames of this event (nil: none yet).
+	used [match.MaxSeats + 1]*seatFrames
+}
+
+// reset lets go of the event's views and frames, keeping the arrays (a
+// patch buffer grown past maxScratch is let go of too).
+func (fs *fanScratch) reset() {
+	fs.d.Reset()
+	if cap(fs.scratch) > maxScratch {
+		fs.scratch = nil
+	}
+	for i, f := range fs.used {
+		if f != nil {
+			clear(f.patched)
+			*f = seatFrames{patched: f.patched[:0]}
+			fs.used[i] = nil
+		}
 	}
 }
 
@@ -735,7 +782,7 @@ func (h *hub) flushDelayed() {
 func (h *hub) sendSnapshot(c *conn) {
 	sv := h.snapshots[c.seat]
 	if sv == nil || sv.v != h.room.Version {
-		sv = &sentView{v: h.room.Version, doc: h.views.Doc(h.room, c.seat)}
+		sv = h.newSentView(c.seat)
 		if h.snapshots == nil {
 			h.snapshots = map[int]*sentView{}
 		}

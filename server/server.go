@@ -241,6 +241,8 @@ type Server struct {
 	rooms    *roomHubs
 	tours    tournamentFeature // package tournaments (mount.go)
 	hubLoops sync.WaitGroup
+	// fans are the rooms' fan-outs' scratch (*fanScratch, hub.fanout).
+	fans sync.Pool
 	// tasks are the other goroutines the server starts (best scores,
 	// warm-ups, knockout rooms, result outboxes): Close waits for them.
 	tasks tasks

@@ -101,10 +101,15 @@ func (d Doc) Len() int {
 // each pair of Values it has compared, so that documents sharing their
 // values (the views of one event for many viewers) are compared once. Its
 // patches are Diff's, byte for byte. A Differ is for one goroutine; drop
-// it when its Values are no longer shared (after an event's fan-out).
+// or Reset it when its Values are no longer shared (after an event's
+// fan-out).
 type Differ struct {
 	memo map[[2]*Value][]byte
 }
+
+// Reset forgets the pairs compared (and lets their Values go), keeping
+// the memo's room for the next event.
+func (d *Differ) Reset() { clear(d.memo) }
 
 // unchanged is the memo's mark of two equal values.
 var unchanged = []byte{}

@@ -75,8 +75,43 @@ func ParseMove(s string) (Move, error) {
 	return PlayPile(n), nil
 }
 
-// MarshalText writes the record form.
-func (m Move) MarshalText() ([]byte, error) { return []byte(m.String()), nil }
+// MarshalText writes the record form. The bytes are shared by every call
+// for the same move (a room's snapshot encodes every move of its games):
+// the caller may keep and append to them (their capacity is their
+// length, so an append copies) but must not write into them.
+func (m Move) MarshalText() ([]byte, error) {
+	if i := m.textIndex(); i >= 0 {
+		return moveTexts[i], nil
+	}
+	return []byte(m.String()), nil
+}
+
+// textIndex is m's place in moveTexts, or -1.
+func (m Move) textIndex() int {
+	switch m.Action {
+	case Play:
+		return int(m.Pile)
+	case Turn, Redeal, Undo:
+		return 256 + int(m.Action-Turn)
+	}
+	return -1
+}
+
+// moveTexts are the record forms of every play (by pile) and of the
+// other actions (from 256, in Action's order), made once and never
+// written.
+var moveTexts = func() [259][]byte {
+	var t [259][]byte
+	for p := range 256 {
+		b := []byte(PlayPile(p).String())
+		t[p] = b[:len(b):len(b)]
+	}
+	for _, m := range []Move{TurnMove, RedealMove, UndoMove} {
+		b := []byte(m.String())
+		t[m.textIndex()] = b[:len(b):len(b)]
+	}
+	return t
+}()
 
 // UnmarshalText parses the record form.
 func (m *Move) UnmarshalText(b []byte) error {

@@ -26,7 +26,7 @@ func (r *Room) Replay(n, seat int) (Replay, bool) {
 		// (not even in practice, which may be watched live).
 		return Replay{}, false
 	}
-	f, _ := r.Settle(h, NoSeat)
+	f, _, _ := r.settle(h, NoSeat)
 	return r.ReplayAt(n, seat, f)
 }
 

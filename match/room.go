@@ -167,8 +167,8 @@ type Room struct {
 	// an runs the solver for this room (SetAnalyzer); nil for one of the
 	// default budgets without a memo.
 	an *Analyzer
-	// shown caches settled boards (view_settled.go).
-	shown recent[shownKey, Shown]
+	// shownCache caches settled boards (view_settled.go).
+	shownCache recent[shownKey, Shown]
 	// commit is the commitment of commitSeed (commitment), which every
 	// view shows: a hash made once a round, not once a version.
 	commit     string

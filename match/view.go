@@ -453,7 +453,7 @@ func (r *Room) Log(ev Event, notices []Notice) Logged {
 	}
 	if ev.Kind == KindMove || ev.Kind == KindStand {
 		if h := r.holeNumber(ev.Hole); h != nil {
-			f, _ := r.Settle(h, SpectatorSeat)
+			f, _, _ := r.settle(h, SpectatorSeat)
 			l.Public = f == Whole
 		}
 	}
@@ -504,7 +504,7 @@ func (r *Room) HoleRecords(n int) (recs []golf.Record, ok bool) {
 		// A record names the hole's seed: never while anyone plays it.
 		return nil, false
 	}
-	f, _ := r.Settle(h, NoSeat)
+	f, _, _ := r.settle(h, NoSeat)
 	for i := range h.Games {
 		rec, ok := r.RecordAt(h, i, f)
 		if !ok {

@@ -109,7 +109,7 @@ func TestViewDocs(t *testing.T) {
 				// the one before used: at most a board of every seat for
 				// every viewer, twice (they once kept a whole hole's).
 				most := 2 * len(viewers) * tt.seats
-				if n := r.shown.len(); n > most {
+				if n := r.shownCache.len(); n > most {
 					t.Fatalf("v%d: the room keeps %d settled boards, want at most %d", r.Version, n, most)
 				}
 				if n, m := cache.boards.len(), cache.encoded.len(); n > most || m > most {

@@ -75,16 +75,26 @@ func settledMoves(moves []golf.Move, f int) []golf.Move {
 //     they have all played it (it passes Whole to Shown for a safe hole);
 //   - otherwise the fewest stock cards turned by any seat still playing.
 func (r *Room) Settle(h *Hole, viewer int) (int, *Wait) {
+	f, w, ok := r.settle(h, viewer)
+	if !ok {
+		return f, nil
+	}
+	return f, &w
+}
+
+// settle is Settle with its Wait as a value (ok: there is one): most
+// callers want the settled point alone, for every viewer of every move.
+func (r *Room) settle(h *Hole, viewer int) (int, Wait, bool) {
 	if h.Done {
 		if r.Tournament == "" || (viewer >= 0 && viewer < len(h.Games)) {
-			return Whole, nil
+			return Whole, Wait{}, false
 		}
 	}
 	if r.Tournament == "" && r.Settings.Solo() {
-		return Whole, nil
+		return Whole, Wait{}, false
 	}
 	if r.Tournament != "" && (viewer < 0 || viewer >= len(h.Games)) {
-		return 0, TournamentWait()
+		return 0, *TournamentWait(), true
 	}
 	f, slow := -1, -1
 	for i, g := range h.Games {
@@ -96,13 +106,13 @@ func (r *Room) Settle(h *Hole, viewer int) (int, *Wait) {
 		}
 	}
 	if f < 0 {
-		return Whole, nil
+		return Whole, Wait{}, false
 	}
 	if h.Deal(r.Settings.Variant).StockLen() == 0 {
 		// Boards are shown when everyone has finished the hole.
-		return 0, &Wait{Seat: -1}
+		return 0, Wait{Seat: -1}, true
 	}
-	return f, &Wait{Seat: slow, Card: f + 1}
+	return f, Wait{Seat: slow, Card: f + 1}, true
 }
 
 // TournamentWait is why a tournament hole shows nothing yet: it is shown
@@ -114,8 +124,8 @@ func TournamentWait() *Wait {
 // Others is what viewer (a seat other than p, SpectatorSeat or NoSeat)
 // sees of seat p's game of hole h: Shown at the room's Settle.
 func (r *Room) Others(h *Hole, p, viewer int) Shown {
-	f, w := r.Settle(h, viewer)
-	return r.Shown(h, p, f, w)
+	f, w, ok := r.settle(h, viewer)
+	return r.shown(h, p, f, w, ok)
 }
 
 // Shown is seat p's game of hole h as anyone other than p sees it with f
@@ -125,10 +135,19 @@ func (r *Room) Others(h *Hole, p, viewer int) Shown {
 // and p's score and how it ended once p has. It is the only way any view,
 // event or HTTP answer shows another seat's hole.
 func (r *Room) Shown(h *Hole, p, f int, w *Wait) Shown {
+	if w == nil {
+		return r.shown(h, p, f, Wait{}, false)
+	}
+	return r.shown(h, p, f, *w, true)
+}
+
+// shown is Shown with the wait as a value (ok: there is one), made a
+// pointer only for a board built anew.
+func (r *Room) shown(h *Hole, p, f int, w Wait, ok bool) Shown {
 	g := h.Games[p]
 	if r.Settings.Variant.Options.Undo {
 		// With undo, the same number of moves may be other moves.
-		return r.shownNew(h, p, f, w)
+		return r.shownNew(h, p, f, waitOf(w, ok))
 	}
 	// Every viewer of an event gets the same settled boards: build each
 	// once, and keep it while it does not change. Without undo a game's
@@ -138,19 +157,27 @@ func (r *Room) Shown(h *Hole, p, f int, w *Wait) Shown {
 	// anyone else sees).
 	settled := len(settledMoves(g.Moves, f))
 	key := shownKey{hole: h.Number, seat: p, f: f, moves: settled, whole: settled == len(g.Moves), done: g.Done}
-	if w != nil {
-		key.wait = *w
+	if ok {
+		key.wait = w
 	}
-	r.shown.at(r.Version)
-	if sh, ok := r.shown.get(key); ok {
+	r.shownCache.at(r.Version)
+	if sh, ok := r.shownCache.get(key); ok {
 		return sh
 	}
-	sh := r.shownNew(h, p, f, w)
-	r.shown.put(key, sh)
+	sh := r.shownNew(h, p, f, waitOf(w, ok))
+	r.shownCache.put(key, sh)
 	return sh
 }
 
-// shownKey identifies a Shown in Room.shown.
+// waitOf is w as a board holds it (nil: none).
+func waitOf(w Wait, ok bool) *Wait {
+	if !ok {
+		return nil
+	}
+	return &Wait{Seat: w.Seat, Card: w.Card}
+}
+
+// shownKey identifies a Shown in Room.shownCache.
 type shownKey struct {
 	hole, seat, f, moves int
 	whole, done          bool

@@ -105,11 +105,37 @@ func (d Doc) Len() int {
 // fan-out).
 type Differ struct {
 	memo map[[2]*Value][]byte
+	// arena's spare capacity is where the next patch of two encodings
+	// is written (the memo keeps the patches before it); first is its
+	// first array, where Reset starts again.
+	arena, first []byte
+}
+
+// arenaChunk is the size of an arena's array, and arenaMin the room
+// below which a patch starts a new one.
+const (
+	arenaChunk = 8 << 10
+	arenaMin   = 512
+)
+
+// room is the arena's spare capacity, as an empty slice.
+func (d *Differ) room() []byte {
+	if cap(d.arena)-len(d.arena) < arenaMin {
+		d.arena = make([]byte, 0, arenaChunk)
+		if d.first == nil {
+			d.first = d.arena
+		}
+	}
+	return d.arena[len(d.arena):]
 }
 
 // Reset forgets the pairs compared (and lets their Values go), keeping
-// the memo's room for the next event.
-func (d *Differ) Reset() { clear(d.memo) }
+// the memo's and the arena's room for the next event: the patches it
+// returned before must no longer be used.
+func (d *Differ) Reset() {
+	clear(d.memo)
+	d.arena = d.first[:0]
+}
 
 // unchanged is the memo's mark of two equal values.
 var unchanged = []byte{}
@@ -206,7 +232,10 @@ func (d *Differ) diff(o, n *Value, depth int) ([]byte, error) {
 	case o.size == n.size && bytes.Equal(o.bytes(), n.bytes()):
 		p = unchanged
 	default:
-		p, err = diffValue(nil, o.bytes(), n.bytes(), depth)
+		// Into the arena: p's spare capacity (the arena's, or a new
+		// array's if p outgrew it) is where the next patch goes.
+		p, err = diffValue(d.room(), o.bytes(), n.bytes(), depth)
+		d.arena, p = p, p[:len(p):len(p)]
 	}
 	if err != nil {
 		return nil, err

@@ -97,7 +97,7 @@ type roomHubs = hubs.Registry[*hub, struct{}]
 func newRoomHubs(s *Server) *roomHubs {
 	return hubs.NewRegistry(s.hubEnv(), func(code string) *hub {
 		return &hub{s: s, Core: hubs.NewCore[struct{}](s.hubEnv(), "room", code), code: code, conns: map[*conn]struct{}{}}
-	}, (*hub).listenReactions)
+	}, nil)
 }
 
 func (h *hub) HubCore() *hubs.Core[struct{}] { return &h.Core }

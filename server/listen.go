@@ -22,41 +22,31 @@ const (
 var errSubscriptionEnded = errors.New("the subscription ended")
 
 // keepListening hands each notice on topic to handle, in order, on the
-// caller's goroutine, until ctx ends or stop closes (a nil stop never
-// does). It listens again whenever the store cannot listen or ends the
-// subscription: a listener that gave up at its first failure would miss
-// its notices for the rest of the process's life (the other instances'
-// counts, the held marks `golf worker` processes ask for, a room's
-// reactions). It starts with sub when not nil: a subscription the caller
-// made before going on, so that what came after it is heard. Notices
-// sent while it is not listening are missed, as notices may be
-// (store.Bus.Notify). What went wrong is logged at level (at Debug while
-// it goes on), and listening again after it at level too.
-func (s *Server) keepListening(ctx context.Context, stop <-chan struct{}, topic string, level slog.Level, sub store.Subscription, handle func(store.Entry)) {
+// caller's goroutine, until ctx ends. It listens again whenever the store
+// cannot listen or ends the subscription: a listener that gave up at its
+// first failure would miss its notices for the rest of the process's
+// life (the other instances' counts, the held marks `golf worker`
+// processes ask for). Notices sent while it is not listening are missed,
+// as notices may be (store.Bus.Notify). What went wrong is logged at
+// level (at Debug while it goes on), and listening again after it at
+// level too.
+func (s *Server) keepListening(ctx context.Context, topic string, level slog.Level, handle func(store.Entry)) {
 	wait, failed := relistenFirst, false
 	for {
-		var err error
-		if sub == nil {
-			sub, err = s.store.Listen(ctx, topic)
-		}
+		sub, err := s.store.Listen(ctx, topic)
 		if err == nil {
 			if failed {
 				s.log.Log(ctx, level, "listening again", "topic", topic)
 			}
 			failed = false
-			ended := s.drain(ctx, stop, sub, handle)
-			sub = nil
-			if !ended {
-				return
+			for e := range sub.C() {
+				handle(e)
 			}
+			sub.Close()
 			err = errSubscriptionEnded
 		}
-		select {
-		case <-ctx.Done():
+		if ctx.Err() != nil {
 			return
-		case <-stop:
-			return
-		default:
 		}
 		lvl := level
 		if failed {
@@ -71,29 +61,7 @@ func (s *Server) keepListening(ctx context.Context, stop <-chan struct{}, topic 
 		case <-ctx.Done():
 			t.Stop()
 			return
-		case <-stop:
-			t.Stop()
-			return
 		case <-t.C:
-		}
-	}
-}
-
-// drain hands sub's entries to handle until the subscription ends (true)
-// or ctx ends or stop closes (false), and closes it.
-func (s *Server) drain(ctx context.Context, stop <-chan struct{}, sub store.Subscription, handle func(store.Entry)) bool {
-	defer sub.Close()
-	for {
-		select {
-		case <-ctx.Done():
-			return false
-		case <-stop:
-			return false
-		case e, ok := <-sub.C():
-			if !ok {
-				return ctx.Err() == nil
-			}
-			handle(e)
 		}
 	}
 }

@@ -109,7 +109,7 @@ func (s *Server) checkMarks(ctx context.Context, room, tournament string) {
 
 // listenHeldMarks checks the marks `golf worker` processes ask for.
 func (s *Server) listenHeldMarks(ctx context.Context) {
-	s.keepListening(ctx, nil, HeldMarksTopic, slog.LevelWarn, nil, func(e store.Entry) {
+	s.keepListening(ctx, HeldMarksTopic, slog.LevelWarn, func(e store.Entry) {
 		kind, id, _ := strings.Cut(string(e.Data), ":")
 		switch kind {
 		case "room":

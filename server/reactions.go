@@ -2,19 +2,18 @@ package server
 
 import (
 	"context"
-	"log/slog"
 	"time"
 
 	"golang.org/x/time/rate"
 
 	"golfsolitaire/protocol"
-	"golfsolitaire/store"
 )
 
 // Reactions: a player's preset message ("Good game", ...) goes through the
-// store's notifications (never stored) to every instance's connections to
-// the room, spectators after their delay. Each connection may send reactionBurst at once and
-// then one every reactionEvery.
+// store as a notice on the room's own subscription (NotifyRoom: never
+// stored) to every instance's connections to the room, spectators after
+// their delay. Each connection may send reactionBurst at once and then
+// one every reactionEvery.
 const (
 	reactionEvery = 2 * time.Second
 	reactionBurst = 3
@@ -46,37 +45,21 @@ func (c *conn) react(ctx context.Context, h *hub, seat int, m protocol.ClientMes
 	}
 	s := seat
 	msg := protocol.ServerMessage{Type: protocol.TypeReaction, Seat: &s, Reaction: m.Reaction}.Marshal()
-	// Through the store, so every instance with connections to the room
-	// passes it on (listenReactions).
-	if err := c.s.store.Notify(ctx, reactionTopic(h.code), msg); err != nil {
+	// Through the store, on the room's own subscription, so every
+	// instance with connections to the room passes it on (hub.Notice).
+	if err := c.s.store.NotifyRoom(ctx, h.code, msg); err != nil {
 		c.enqueue(c.errorMsg(m.Seq, err))
 		return
 	}
 	c.enqueue(protocol.ServerMessage{Type: protocol.TypeAck, Seq: m.Seq}.Marshal())
 }
 
-func reactionTopic(code string) string { return "reactions:" + code }
-
-// listenReactions passes the room's reactions, from any instance, to the
-// hub's connections (spectators after their delay) until the hub stops.
-// The first subscription is made before the hub serves anyone, so that a
-// reaction sent once a connection has the room's snapshot is heard; if
-// the store cannot listen then, it listens again (keepListening).
-func (h *hub) listenReactions() {
-	ctx, cancel := context.WithCancel(context.Background())
-	sub, err := h.s.store.Listen(ctx, reactionTopic(h.code))
-	if err != nil {
-		h.Log.Warn("cannot listen for reactions; trying again", "err", err)
+// Notice passes a reaction of the room, from any instance (store.Bus's
+// NotifyRoom, on the room's own subscription), to the hub's connections
+// (spectators after their delay). Runs on the hub's loop.
+func (h *hub) Notice(data []byte) {
+	now := h.s.now()
+	for c := range h.conns {
+		h.deliver(c, data, now)
 	}
-	h.s.hubLoops.Go(func() { // Close waits for it as for the hub's loop
-		defer cancel()
-		h.s.keepListening(ctx, h.Stopping(), reactionTopic(h.code), slog.LevelDebug, sub, func(e store.Entry) {
-			h.Do(ctx, func() {
-				now := h.s.now()
-				for c := range h.conns {
-					h.deliver(c, e.Data, now)
-				}
-			})
-		})
-	})
 }

@@ -65,7 +65,7 @@ func (s *Server) startLiveCounts() {
 		}
 	})
 	s.tasks.goCtx(func(ctx context.Context) {
-		s.keepListening(ctx, nil, liveCountsTopic, slog.LevelDebug, nil, s.heardLiveCounts)
+		s.keepListening(ctx, liveCountsTopic, slog.LevelDebug, s.heardLiveCounts)
 	})
 }
 

@@ -156,6 +156,13 @@ type Bus interface {
 	// a listener too slow to keep up misses some.
 	Notify(ctx context.Context, topic string, data []byte) error
 	Listen(ctx context.Context, topic string) (Subscription, error)
+
+	// NotifyRoom sends data to the room's subscribers (Subscribe) on
+	// every instance, as an entry with Version 0 among the room's
+	// entries: fire-and-forget as Notify is, never stored (Load and
+	// Since do not see it). A room's passing messages (its players'
+	// reactions) ride on the subscription its instances hold anyway.
+	NotifyRoom(ctx context.Context, room string, data []byte) error
 }
 
 // Lobby is the public listing of rooms.

@@ -453,6 +453,16 @@ func (s *Store) Notify(ctx context.Context, topic string, data []byte) error {
 	return nil
 }
 
+// NotifyRoom implements store.Bus.
+func (s *Store) NotifyRoom(ctx context.Context, code string, data []byte) error {
+	if err := s.lockOpen(ctx); err != nil {
+		return err
+	}
+	defer s.mu.Unlock()
+	s.publish(roomTopic(code), store.Entry{Data: clone(data)})
+	return nil
+}
+
 // Listen implements store.Bus.
 func (s *Store) Listen(ctx context.Context, topic string) (store.Subscription, error) {
 	if err := s.lockOpen(ctx); err != nil {

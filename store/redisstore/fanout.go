@@ -390,7 +390,8 @@ func (sb *subscription) end() {
 	}
 }
 
-// decodeEntry reads a room channel's message: "<version>:<data>".
+// decodeEntry reads a room channel's message: "<version>:<data>" (version
+// 0: a NotifyRoom message).
 func decodeEntry(payload string) (store.Entry, error) {
 	for i := 0; i < len(payload); i++ {
 		if payload[i] == ':' {

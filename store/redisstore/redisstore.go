@@ -557,6 +557,16 @@ func (s *Store) Notify(ctx context.Context, topic string, data []byte) error {
 	return wrap("notify", s.client.Publish(ctx, s.keys.topic(topic), data).Err())
 }
 
+// NotifyRoom implements store.Bus: published on the room's channel as
+// the events are, with version 0 ("0:" and the data, decodeEntry).
+func (s *Store) NotifyRoom(ctx context.Context, room string, data []byte) error {
+	msg := append([]byte("0:"), data...)
+	if s.cluster != nil {
+		return wrap("notify "+room, s.cluster.SPublish(ctx, s.keys.events(room), msg).Err())
+	}
+	return wrap("notify "+room, s.client.Publish(ctx, s.keys.events(room), msg).Err())
+}
+
 // Listen implements store.Bus.
 func (s *Store) Listen(ctx context.Context, topic string) (store.Subscription, error) {
 	return s.subscribeChannel(ctx, s.keys.topic(topic), decodeNotice)

@@ -95,6 +95,7 @@ func RunBus(t *testing.T, b Backend) {
 		{"SubscribeOtherInstance", testSubscribeOtherInstance},
 		{"SlowSubscriber", testSlowSubscriber},
 		{"NotifyListen", testNotifyListen},
+		{"NotifyRoom", testNotifyRoom},
 		{"SubscriptionEnds", testSubscriptionEnds},
 		{"CloseEndsSubscriptions", testCloseEndsSubscriptions},
 	})
@@ -1035,6 +1036,65 @@ func testNotifyListen(t *testing.T, h *harness) {
 	quiet(t, lo)
 	if err := a.Notify(h.ctx, "t"+h.room(), []byte("nobody listens")); err != nil {
 		t.Fatalf("Notify without listeners = %v", err)
+	}
+}
+
+// testNotifyRoom: a room's notice reaches its subscribers on every
+// instance among its events, as version 0, in order with them, and is
+// not stored; another room's subscribers and a topic's listeners do not
+// get it.
+func testNotifyRoom(t *testing.T, h *harness) {
+	a, b := h.pair(t)
+	room, other := h.room(), h.room()
+	mustCreate(t, h.ctx, a, room)
+	mustCreate(t, h.ctx, a, other)
+	var subs []store.Subscription
+	for _, s := range []store.Store{a, b} {
+		sub, err := s.Subscribe(h.ctx, room)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer sub.Close()
+		subs = append(subs, sub)
+	}
+	so, err := a.Subscribe(h.ctx, other)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer so.Close()
+	lt, err := a.Listen(h.ctx, room)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lt.Close()
+	msgs := [][]byte{[]byte("gg"), {}, {0, ':', 0xff}}
+	for _, m := range msgs {
+		if err := b.NotifyRoom(h.ctx, room, m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	v := mustAppend(t, h.ctx, b, room, 1, "ev2")
+	for _, sub := range subs {
+		for _, m := range msgs {
+			if e := next(t, sub); e.Version != 0 || !bytes.Equal(e.Data, m) {
+				t.Fatalf("subscriber got %d %q, want 0 %q", e.Version, e.Data, m)
+			}
+		}
+		if e := next(t, sub); e.Version != v || string(e.Data) != "ev2" {
+			t.Fatalf("subscriber got %d %q after the notices, want %d ev2", e.Version, e.Data, v)
+		}
+	}
+	quiet(t, so)
+	quiet(t, lt)
+	entries, err := a.Since(h.ctx, room, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(entries) != 2 || entries[0].Version != 1 || entries[1].Version != v {
+		t.Fatalf("Since = %v, want the two events alone", entries)
+	}
+	if err := a.NotifyRoom(h.ctx, h.room(), []byte("nobody listens")); err != nil {
+		t.Fatalf("NotifyRoom without subscribers = %v", err)
 	}
 }
 

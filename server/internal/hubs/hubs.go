@@ -121,6 +121,15 @@ type Deferrer interface {
 	PutOff() bool
 }
 
+// Noticer is a hub that takes the notices sent to its key
+// (store.Bus.NotifyRoom: entries of version 0 among its entries): Notice
+// runs on the loop with each one's data. Other hubs drop them. A notice
+// says nothing of the entries before it, so it does not put the check
+// for lost messages off (Deferrer).
+type Noticer interface {
+	Notice(data []byte)
+}
+
 // Timer is a hub with a timer of its own besides the deadline: Timer is
 // that timer (nil when unset), Fired runs when it fires.
 type Timer interface {
@@ -270,6 +279,7 @@ func runLoop[B any](l Logic[B]) {
 	poll := time.NewTimer(c.env.ResyncEvery)
 	defer poll.Stop()
 	deferrer, _ := l.(Deferrer)
+	noticer, _ := l.(Noticer)
 	for {
 		var deadlineC, timerC <-chan time.Time
 		if c.deadline != nil {
@@ -287,6 +297,10 @@ func runLoop[B any](l Logic[B]) {
 			c.handle(l, o)
 		case e, ok := <-c.subC:
 			switch {
+			case ok && e.Version == 0:
+				if noticer != nil {
+					noticer.Notice(e.Data)
+				}
 			case ok:
 				c.heard = time.Now()
 				l.Entry(e)

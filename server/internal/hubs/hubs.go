@@ -71,7 +71,9 @@ type Core[B any] struct {
 // op is work for a hub's loop: run, or a change (batch) that may share
 // one store append with the changes queued after it.
 type op[B any] struct {
-	run   func()
+	run func()
+	// done, when set, is closed once run has run (Do).
+	done  chan struct{}
 	batch *B
 }
 
@@ -350,6 +352,9 @@ func putOff(since, every time.Duration) time.Duration {
 func (c *Core[B]) handle(l Logic[B], o op[B]) {
 	if o.batch == nil {
 		o.run()
+		if o.done != nil {
+			close(o.done)
+		}
 		return
 	}
 	batch := []*B{o.batch}
@@ -419,7 +424,7 @@ func (c *Core[B]) Queue(ctx context.Context, b *B) error {
 // Do runs f on the loop and waits for it.
 func (c *Core[B]) Do(ctx context.Context, f func()) error {
 	ran := make(chan struct{})
-	if err := c.send(ctx, op[B]{run: func() { f(); close(ran) }}); err != nil {
+	if err := c.send(ctx, op[B]{run: f, done: ran}); err != nil {
 		return err
 	}
 	select {

@@ -2,6 +2,7 @@ package server_test
 
 import (
 	"context"
+	"maps"
 	"strings"
 	"sync"
 	"testing"
@@ -21,7 +22,7 @@ type deafStore struct {
 	mu    sync.Mutex
 	fail  map[string]int // topic prefix: listens left to refuse
 	heard map[string]int // topic: listens that worked
-	subs  []*endableSub
+	subs  []*lossySub    // (losing nothing)
 }
 
 func (s *deafStore) Listen(ctx context.Context, topic string) (store.Subscription, error) {
@@ -37,22 +38,18 @@ func (s *deafStore) Listen(ctx context.Context, topic string) (store.Subscriptio
 	if err != nil {
 		return nil, err
 	}
-	e := &endableSub{sub: sub, c: make(chan store.Entry), end: make(chan struct{}), done: make(chan struct{})}
-	go e.run()
+	l := &lossySub{sub: sub, c: make(chan store.Entry), stop: make(chan struct{}), done: make(chan struct{})}
+	go l.run(nil)
 	s.heard[topic]++
-	s.subs = append(s.subs, e)
-	return e, nil
+	s.subs = append(s.subs, l)
+	return l, nil
 }
 
 // listens returns the listens to topics that worked, by topic.
 func (s *deafStore) listens() map[string]int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	out := map[string]int{}
-	for k, v := range s.heard {
-		out[k] = v
-	}
-	return out
+	return maps.Clone(s.heard)
 }
 
 // endAll ends every subscription to a topic made so far.
@@ -61,47 +58,9 @@ func (s *deafStore) endAll() {
 	subs := s.subs
 	s.subs = nil
 	s.mu.Unlock()
-	for _, e := range subs {
-		e.once.Do(func() { close(e.end) })
+	for _, l := range subs {
+		l.Close()
 	}
-}
-
-// endableSub passes its subscription's entries on until the store ends
-// it (end) or its listener closes it.
-type endableSub struct {
-	sub  store.Subscription
-	c    chan store.Entry
-	end  chan struct{}
-	done chan struct{}
-	once sync.Once
-}
-
-func (e *endableSub) run() {
-	defer close(e.done)
-	defer close(e.c)
-	for {
-		select {
-		case m, ok := <-e.sub.C():
-			if !ok {
-				return
-			}
-			select {
-			case e.c <- m:
-			case <-e.end:
-				return
-			}
-		case <-e.end:
-			return
-		}
-	}
-}
-
-func (e *endableSub) C() <-chan store.Entry { return e.c }
-
-func (e *endableSub) Close() error {
-	e.once.Do(func() { close(e.end) })
-	<-e.done
-	return e.sub.Close()
 }
 
 // TestListenersComeBack: an instance whose store cannot listen at first,

@@ -30,7 +30,12 @@ func (s *lossyStore) Subscribe(ctx context.Context, code string) (store.Subscrip
 	return l, nil
 }
 
+// loses reports whether the store loses the entry of version v (a nil
+// store loses none).
 func (s *lossyStore) loses(v int64) bool {
+	if s == nil {
+		return false
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.drop[v] {

@@ -13,7 +13,7 @@ import (
 // subscribe-then-load, batched changes, deadlines, resubscription) is
 // package server/internal/hubs; what each kind adds is its hubs.Logic,
 // plus the optional capabilities it has (hubs.Lifecycle, hubs.Timer,
-// hubs.Batcher, hubs.Settled, hubs.Deferrer).
+// hubs.Batcher, hubs.Settled, hubs.Deferrer, hubs.Noticer).
 
 // The optional capabilities of a room's hub (a tournament's are asserted in
 // server/tournaments/hub.go).
@@ -22,6 +22,7 @@ var (
 	_ hubs.Timer     = (*hub)(nil)
 	_ hubs.Settled   = (*hub)(nil)
 	_ hubs.Deferrer  = (*hub)(nil)
+	_ hubs.Noticer   = (*hub)(nil)
 )
 
 // hubEnv is what the server's hubs share: its store, logger and clock,

@@ -33,8 +33,9 @@
 //     every ResyncEvery (a room whose subscription delivers puts the
 //     check off). What a kind of hub adds is its hubs.Logic, plus the
 //     optional capabilities it has (hubs.Lifecycle, hubs.Timer,
-//     hubs.Batcher, hubs.Settled, hubs.Deferrer); core.go asserts which
-//     each kind has.
+//     hubs.Batcher, hubs.Settled, hubs.Deferrer, hubs.Noticer: a room's
+//     reactions come as notices on its subscription); core.go asserts
+//     which each kind has.
 //  4. hub.go: hub.apply, on the loop, builds the event against the cached
 //     room and runs match.Room.Apply, which validates before it mutates.
 //     The logged event is appended to the store with the version it

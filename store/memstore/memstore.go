@@ -445,21 +445,21 @@ func (s *Store) Unpair(ctx context.Context, key, ticket string) (bool, error) {
 
 // Notify implements store.Bus.
 func (s *Store) Notify(ctx context.Context, topic string, data []byte) error {
-	if err := s.lockOpen(ctx); err != nil {
-		return err
-	}
-	defer s.mu.Unlock()
-	s.publish(listenTopic(topic), store.Entry{Data: clone(data)})
-	return nil
+	return s.notify(ctx, listenTopic(topic), data)
 }
 
 // NotifyRoom implements store.Bus.
 func (s *Store) NotifyRoom(ctx context.Context, code string, data []byte) error {
+	return s.notify(ctx, roomTopic(code), data)
+}
+
+// notify publishes data as an entry of version 0 on the internal topic.
+func (s *Store) notify(ctx context.Context, topic string, data []byte) error {
 	if err := s.lockOpen(ctx); err != nil {
 		return err
 	}
 	defer s.mu.Unlock()
-	s.publish(roomTopic(code), store.Entry{Data: clone(data)})
+	s.publish(topic, store.Entry{Data: clone(data)})
 	return nil
 }
 

@@ -1,6 +1,7 @@
 package load
 
 import (
+	"context"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -171,5 +172,35 @@ func TestSchedLatency(t *testing.T) {
 	b, c := schedCounts()
 	if len(b) != len(c)+1 || len(c) == 0 {
 		t.Errorf("schedCounts: %d bounds for %d counts", len(b), len(c))
+	}
+}
+
+// TestGate: a player counts once at the window's gate however often it
+// arrives (a player may arrive, then end), and a run whose players do not
+// all arrive is not left waiting past its setup's deadline.
+func TestGate(t *testing.T) {
+	var r runner
+	ps := []*player{{gated: true}, {gated: true}, {}}
+	r.ready.Add(2)
+	for _, p := range ps {
+		r.arrive(p)
+		r.arrive(p)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	if err := waitGroup(ctx, &r.ready); err != nil {
+		t.Fatalf("every player arrived, yet: %v", err)
+	}
+	r.ready.Add(1) // one that never arrives
+	short, cancel := context.WithTimeout(context.Background(), 10*time.Millisecond)
+	defer cancel()
+	if err := waitGroup(short, &r.ready); err == nil {
+		t.Fatal("waitGroup returned nil with a player still to arrive")
+	}
+	r.arrive(&player{gated: true})
+	r.open = make(chan struct{})
+	close(r.open)
+	if err := r.waitOpen(context.Background()); err != nil {
+		t.Errorf("waitOpen with the window open: %v", err)
 	}
 }

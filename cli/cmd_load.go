@@ -54,6 +54,7 @@ type loadConfig struct {
 	redisServer string
 	fairplay    bool
 	quietStart  bool
+	selfGCLimit int64
 	timeline    time.Duration
 	seed        uint64
 	tournament  int // entrants of a tournament run (cmd_load_tournament.go)
@@ -136,7 +137,7 @@ func runLoad(ctx context.Context, args []string, e env) error {
 	cfg := load.Config{
 		URL: c.url, Rooms: c.rooms, Players: c.players, Holes: c.holes, Duration: c.duration,
 		Think: c.think, Rate: c.rate, PlayerRate: c.playerRate, Idle: c.idle, Seed: c.seed,
-		ServerCPU: serverCPU, StoreCPU: storeCPU, Memory: memory, QuietStart: c.quietStart, ServerWait: c.serverWait,
+		ServerCPU: serverCPU, StoreCPU: storeCPU, Memory: memory, QuietStart: c.quietStart, ServerWait: c.serverWait, CollectorLimit: c.selfGCLimit << 20,
 		Timeline: c.timeline, Warming: metricsWarming(c.url),
 	}
 	if c.attackers > 0 {
@@ -205,6 +206,7 @@ func (c *loadConfig) flags(fs *flag.FlagSet) {
 	fs.DurationVar(&c.duration, "duration", 10*time.Second, "how long to measure, after setup")
 	fs.DurationVar(&c.think, "think", 0, "mean pause before each move of each player (before its first move in a room a random part of it, later between half and one and a half times it, as a person's pauses vary, so that players do not move in step)")
 	fs.DurationVar(&c.timeline, "timeline", 0, "also report the acks of each slice of the window this long (ackTimeline in --json): when the tail happened; 0: not")
+	fs.Int64Var(&c.selfGCLimit, "self-gc-limit", defaultSelfGCLimit(), "MiB: keep this process's own collector off during the window unless its memory nears this much, so that its pauses are not in the acks it measures; 0: collect as usual (default: a quarter of the machine's memory, at most 4 GiB)")
 	fs.BoolVar(&c.quietStart, "quiet-start", false, "with --serve: open the window only once the server has solved the first holes' best scores (golf_best_warm_queue 0) and then gone quiet after setup, as when rooms start one by one rather than all at once")
 	fs.Float64Var(&c.rate, "rate", 0, "cap on moves a second over all players; 0 for none")
 	fs.Float64Var(&c.playerRate, "player-rate", -1, "cap on each connection's messages a second; default 9 (under the server's flood limit of 10/s), none with --serve (which lifts the limit)")
@@ -234,6 +236,9 @@ func (c *loadConfig) validate() ([]string, error) {
 	}
 	if c.attackers < 0 {
 		return nil, usageError("load: --attackers must not be negative")
+	}
+	if c.selfGCLimit < 0 {
+		return nil, usageError("load: --self-gc-limit must not be negative (0 collects as usual)")
 	}
 	if c.quietStart && c.serve == "" {
 		return nil, usageError("load: --quiet-start needs --serve (it watches the server process's CPU)")

@@ -172,6 +172,7 @@ func TestLoadFlags(t *testing.T) {
 		{"unknown attack", []string{"--serve", "memory", "--attackers", "1", "--attack", "create,flood"}, `unknown attack "flood"`},
 		{"no attack", []string{"--serve", "memory", "--attackers", "1", "--attack", ","}, "names no attack"},
 		{"negative attackers", []string{"--serve", "memory", "--attackers", "-1"}, "must not be negative"},
+		{"negative collector limit", []string{"--serve", "memory", "--self-gc-limit", "-1"}, "--self-gc-limit must not be negative"},
 		{"quiet start without a server process", []string{"--url", "http://127.0.0.1:1", "--quiet-start"}, "--quiet-start needs --serve"},
 		{"server CPU without a server process", []string{"--url", "http://127.0.0.1:1", "--server-cpu", "1"}, "go with --serve"},
 		{"fair-play CPU without the detector", []string{"--serve", "memory", "--fairplay-cpu", "0.5"}, "goes with --fairplay"},

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"net/http"
+	"runtime"
+	"runtime/debug"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -93,6 +95,16 @@ type Config struct {
 	// StoreCPU is the same for the store's process (a redis-server), when
 	// it can be read: Result.Store.
 	StoreCPU func() (time.Duration, error)
+	// CollectorLimit, if not 0, keeps this process's collector off for
+	// the window unless its memory nears this many bytes (a soft limit:
+	// debug.SetMemoryLimit), after one collection as the window opens;
+	// both are set back as the run ends (quietCollector: they are the
+	// process's, left alone where the collector is off already). The
+	// load generator is the instrument: with 10,000 connections each of
+	// its collections (one every 5 s, or 20 s with GOGC=400; 100-260 ms
+	// of the marking done by its goroutines as they allocated, on its
+	// one CPU) put its own pause into the acks it was measuring.
+	CollectorLimit int64
 }
 
 // Memory is a server's memory use.
@@ -326,6 +338,9 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 			p.bytes0 = p.c.BytesReceived()
 		}
 	}
+	if cfg.CollectorLimit > 0 {
+		defer quietCollector(cfg.CollectorLimit)()
+	}
 	r.started = time.Now()
 	cpu0 := proccpu.CPUTime()
 	server0, serverOK := readCPU(cfg.ServerCPU)
@@ -504,6 +519,24 @@ type player struct {
 	// gated: the player is of the rooms set up before the window and has
 	// not yet told runner.ready it is at the window's gate.
 	gated bool
+}
+
+// quietCollector collects once, then turns the process's collector off
+// but for a soft memory limit of limit bytes, and returns what sets both
+// back. They are the process's: where the collector is off already
+// (GOGC=off, or another run of this process holding it off) both are
+// left as they are, so that runs that overlap never leave it off.
+func quietCollector(limit int64) (restore func()) {
+	runtime.GC()
+	percent := debug.SetGCPercent(-1)
+	if percent < 0 {
+		return func() {}
+	}
+	old := debug.SetMemoryLimit(limit)
+	return func() {
+		debug.SetMemoryLimit(old)
+		debug.SetGCPercent(percent)
+	}
 }
 
 // arrive tells the run that the player is at the window's gate (or will

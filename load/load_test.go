@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
+	"runtime/debug"
 	"slices"
 	"testing"
 	"time"
@@ -202,5 +203,28 @@ func TestGate(t *testing.T) {
 	close(r.open)
 	if err := r.waitOpen(context.Background()); err != nil {
 		t.Errorf("waitOpen with the window open: %v", err)
+	}
+}
+
+// TestQuietCollector: the collector is off, with the limit, until the
+// restore; a second hold while it is off changes nothing, and the first's
+// restore brings back what was there before either.
+func TestQuietCollector(t *testing.T) {
+	percent := debug.SetGCPercent(100)
+	defer debug.SetGCPercent(percent)
+	limit := debug.SetMemoryLimit(math.MaxInt64)
+	defer debug.SetMemoryLimit(limit)
+	first := quietCollector(1 << 30)
+	if p, l := debug.SetGCPercent(-1), debug.SetMemoryLimit(-1); p != -1 || l != 1<<30 {
+		t.Errorf("held: GC percent %d, limit %d; want -1 and %d", p, l, 1<<30)
+	}
+	second := quietCollector(2 << 30)
+	if l := debug.SetMemoryLimit(-1); l != 1<<30 {
+		t.Errorf("a second hold set the limit to %d", l)
+	}
+	first()
+	second()
+	if p, l := debug.SetGCPercent(100), debug.SetMemoryLimit(-1); p != 100 || l != math.MaxInt64 {
+		t.Errorf("after both: GC percent %d, limit %d; want 100 and no limit", p, l)
 	}
 }

@@ -206,7 +206,7 @@ func (c *loadConfig) flags(fs *flag.FlagSet) {
 	fs.DurationVar(&c.duration, "duration", 10*time.Second, "how long to measure, after setup")
 	fs.DurationVar(&c.think, "think", 0, "mean pause before each move of each player (before its first move in a room a random part of it, later between half and one and a half times it, as a person's pauses vary, so that players do not move in step)")
 	fs.DurationVar(&c.timeline, "timeline", 0, "also report the acks of each slice of the window this long (ackTimeline in --json): when the tail happened; 0: not")
-	fs.Int64Var(&c.selfGCLimit, "self-gc-limit", defaultSelfGCLimit(), "MiB: keep this process's own collector off during the window unless its memory nears this much, so that its pauses are not in the acks it measures; 0: collect as usual (default: a quarter of the machine's memory, at most 4 GiB)")
+	fs.Int64Var(&c.selfGCLimit, "self-gc-limit", -1, "MiB: keep this process's own collector off during the window (not with --tournament) unless its memory nears this much, so that its pauses are not in the acks it measures; 0: collect as usual; -1: with --think a quarter of the machine's memory, at most 4 GiB, and 0 without (flat out, a heap that only grows costs the load generator a third more CPU a move in fresh pages)")
 	fs.BoolVar(&c.quietStart, "quiet-start", false, "with --serve: open the window only once the server has solved the first holes' best scores (golf_best_warm_queue 0) and then gone quiet after setup, as when rooms start one by one rather than all at once")
 	fs.Float64Var(&c.rate, "rate", 0, "cap on moves a second over all players; 0 for none")
 	fs.Float64Var(&c.playerRate, "player-rate", -1, "cap on each connection's messages a second; default 9 (under the server's flood limit of 10/s), none with --serve (which lifts the limit)")
@@ -237,8 +237,13 @@ func (c *loadConfig) validate() ([]string, error) {
 	if c.attackers < 0 {
 		return nil, usageError("load: --attackers must not be negative")
 	}
-	if c.selfGCLimit < 0 {
-		return nil, usageError("load: --self-gc-limit must not be negative (0 collects as usual)")
+	switch {
+	case c.selfGCLimit < -1:
+		return nil, usageError("load: --self-gc-limit must be a size in MiB, 0 (collect as usual) or -1 (the default)")
+	case c.selfGCLimit == -1 && c.think > 0:
+		c.selfGCLimit = defaultSelfGCLimit()
+	case c.selfGCLimit == -1:
+		c.selfGCLimit = 0
 	}
 	if c.quietStart && c.serve == "" {
 		return nil, usageError("load: --quiet-start needs --serve (it watches the server process's CPU)")

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"flag"
 	"math"
 	"os"
 	"path/filepath"
@@ -172,7 +173,7 @@ func TestLoadFlags(t *testing.T) {
 		{"unknown attack", []string{"--serve", "memory", "--attackers", "1", "--attack", "create,flood"}, `unknown attack "flood"`},
 		{"no attack", []string{"--serve", "memory", "--attackers", "1", "--attack", ","}, "names no attack"},
 		{"negative attackers", []string{"--serve", "memory", "--attackers", "-1"}, "must not be negative"},
-		{"negative collector limit", []string{"--serve", "memory", "--self-gc-limit", "-1"}, "--self-gc-limit must not be negative"},
+		{"negative collector limit", []string{"--serve", "memory", "--self-gc-limit", "-2"}, "--self-gc-limit must be a size in MiB"},
 		{"quiet start without a server process", []string{"--url", "http://127.0.0.1:1", "--quiet-start"}, "--quiet-start needs --serve"},
 		{"server CPU without a server process", []string{"--url", "http://127.0.0.1:1", "--server-cpu", "1"}, "go with --serve"},
 		{"fair-play CPU without the detector", []string{"--serve", "memory", "--fairplay-cpu", "0.5"}, "goes with --fairplay"},
@@ -298,5 +299,34 @@ func TestFairplaySummary(t *testing.T) {
 				t.Errorf("fairplaySummary = %+v, want %+v", *got, tt.want)
 			}
 		})
+	}
+}
+
+// TestSelfGCLimitDefault: the load generator's collector is kept out of
+// the window by default only at a person's pace (--think); flat out, or
+// with 0, it collects as usual, and a size given is kept.
+func TestSelfGCLimitDefault(t *testing.T) {
+	tests := []struct {
+		args []string
+		want int64
+	}{
+		{nil, 0},
+		{[]string{"--think", "4s"}, defaultSelfGCLimit()},
+		{[]string{"--think", "4s", "--self-gc-limit", "0"}, 0},
+		{[]string{"--self-gc-limit", "512"}, 512},
+	}
+	for _, tt := range tests {
+		fs := flag.NewFlagSet("load", flag.ContinueOnError)
+		var c loadConfig
+		c.flags(fs)
+		if err := fs.Parse(append([]string{"--serve", "memory"}, tt.args...)); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := c.validate(); err != nil {
+			t.Fatalf("%q: %v", tt.args, err)
+		}
+		if c.selfGCLimit != tt.want {
+			t.Errorf("%q: --self-gc-limit %d MiB, want %d", tt.args, c.selfGCLimit, tt.want)
+		}
 	}
 }

@@ -101,7 +101,7 @@ type Config struct {
 	// both are set back as the run ends (quietCollector: they are the
 	// process's, left alone where the collector is off already). The
 	// load generator is the instrument: with 10,000 connections each of
-	// its collections (one every 5 s, or 20 s with GOGC=400; 100-260 ms
+	// its collections (one every 5 s, or 20 s with GOGC=400; 50-260 ms
 	// of the marking done by its goroutines as they allocated, on its
 	// one CPU) put its own pause into the acks it was measuring.
 	CollectorLimit int64

@@ -30,7 +30,7 @@ const (
 // flag or there is none) and returns the process's exit code, having
 // printed any error to stderr.
 func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
-	err := run(ctx, args, env{stdin: stdin, stdout: stdout, stderr: stderr, getenv: getenv})
+	err := run(ctx, args, env{stdin: stdin, stdout: stdout, stderr: stderr, getenv: getenv, setGC: setRuntimeGC})
 	if err == nil {
 		return ExitOK
 	}
@@ -51,6 +51,11 @@ type env struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
 	getenv         func(string) string
+	// setGC sets the process's collector (GOGC, unless 0, and the soft
+	// memory limit in bytes, unless 0) and returns what it then runs
+	// with: Main's sets the runtime's; nil (in tests) leaves the process
+	// alone.
+	setGC func(percent int, limit int64) (int, int64)
 }
 
 // exitError carries a process exit code. A nil err means the command has

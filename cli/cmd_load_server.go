@@ -34,6 +34,22 @@ import (
 // in tests) runs the command instead of the tests.
 const childEnv = "GOLFSOLITAIRE_LOAD_CHILD"
 
+// servePprof serves net/http/pprof on addr until stop.
+func servePprof(addr string) (stop func() error, err error) {
+	pm := http.NewServeMux()
+	pm.HandleFunc("/debug/pprof/", pprof.Index)
+	pm.HandleFunc("/debug/pprof/profile", pprof.Profile)
+	pm.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
+	pm.HandleFunc("/debug/pprof/trace", pprof.Trace)
+	pl, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, err
+	}
+	ps := &http.Server{Handler: pm, ReadHeaderTimeout: 10 * time.Second}
+	go ps.Serve(pl)
+	return ps.Close, nil
+}
+
 // runLoadServer is the load-server command: the server (or the bare
 // broadcast server) that load --serve starts as a process of its own, so
 // that its CPU is measured apart from the load generator's. It prints its
@@ -52,12 +68,18 @@ func runLoadServer(ctx context.Context, args []string, e env) error {
 	pprofAddr := fs.String("pprof", "", "serve net/http/pprof on this loopback address")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of this process to the file")
 	memProfile := fs.String("memprofile", "", "write an allocation profile of this process to the file on exit")
+	collector := collectorFlags(fs, e)
 	if err := fs.Parse(args); err != nil {
 		return &exitError{code: 2}
 	}
 	if fs.NArg() > 0 {
 		return usageError("load-server: unexpected argument %q", fs.Arg(0))
 	}
+	if err := collector.validate(); err != nil {
+		return usageError("load-server: %v", err)
+	}
+	// The server and the bare server alike run with serve's collector.
+	collector.apply(e, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	if *pprofAddr != "" && !isLoopback(*pprofAddr) {
 		return usageError("load-server: --pprof must be a loopback address")
 	}
@@ -96,18 +118,11 @@ func runLoadServer(ctx context.Context, args []string, e env) error {
 		hs.Close()
 	}()
 	if *pprofAddr != "" {
-		pm := http.NewServeMux()
-		pm.HandleFunc("/debug/pprof/", pprof.Index)
-		pm.HandleFunc("/debug/pprof/profile", pprof.Profile)
-		pm.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
-		pm.HandleFunc("/debug/pprof/trace", pprof.Trace)
-		pl, err := net.Listen("tcp", *pprofAddr)
+		stop, err := servePprof(*pprofAddr)
 		if err != nil {
 			return err
 		}
-		ps := &http.Server{Handler: pm, ReadHeaderTimeout: 10 * time.Second}
-		go ps.Serve(pl)
-		defer ps.Close()
+		defer stop()
 	}
 	if *cpuProfile != "" {
 		stop, err := startCPUProfile(*cpuProfile)

@@ -89,6 +89,8 @@ type serveConfig struct {
 
 	// the solver pool and the seed pools (docs/deploy.md "Solver").
 	solver *solverConfig
+	// collector: --gc-percent and --memory-limit (collector.go).
+	collector *collectorConfig
 }
 
 // limitFlags are the token-bucket flags: name, env, default, what.
@@ -201,6 +203,7 @@ func serveFlags(fs *flag.FlagSet, e env) *serveConfig {
 	fs.BoolVar(&c.allowLinkedAccounts, "allow-linked-accounts", envDefault(e, "GOLF_ALLOW_LINKED_ACCOUNTS", "false") == "true", "let accounts that share a recent address or browser take seats of one rated game (a household behind one address, a private server); by default the second is refused (env GOLF_ALLOW_LINKED_ACCOUNTS=true)")
 	fs.DurationVar(&c.ratedProbation, "rated-probation", envDuration(e, "GOLF_RATED_PROBATION", 24*time.Hour), "a new account plays rated games after 3 finished casual rounds or this long after sign-up; 0 turns the probation off (env GOLF_RATED_PROBATION)")
 	c.solver = solverFlags(fs, e)
+	c.collector = collectorFlags(fs, e)
 	return c
 }
 
@@ -227,6 +230,9 @@ func (c serveConfig) validate() (serveSettings, error) {
 	}
 	if _, err = logHandler(io.Discard, c.logFormat, false, s.level); err != nil {
 		return s, fmt.Errorf("--log-format: %v", err)
+	}
+	if err = c.collector.validate(); err != nil {
+		return s, err
 	}
 	if s.signups, err = limit.ParseRate(c.signupRate); err != nil {
 		return s, fmt.Errorf("--limit-signups: %v", err)
@@ -284,6 +290,7 @@ func runServe(ctx context.Context, args []string, e env) error {
 	onTerminal := isTerminal(e.stderr)
 	handler, _ := logHandler(e.stderr, c.logFormat, onTerminal, s.level) // validated
 	log := slog.New(handler)
+	c.collector.apply(e, log)
 	fs.Visit(func(f *flag.Flag) {
 		if u, err := url.Parse(f.Value.String()); f.Name == "redis" && err == nil && u.User != nil {
 			if _, has := u.User.Password(); !has {

@@ -28,22 +28,24 @@ const defaultGCPercent = 400
 type collectorConfig struct {
 	percent  int   // GOGC; 0: leave Go's (GOGC from the environment, else 100)
 	limitMiB int64 // soft memory limit; 0: leave Go's (GOMEMLIMIT, else none)
+	// goLimit: GOMEMLIMIT is in the environment (Go's own limit).
+	goLimit bool
 }
 
 // collectorFlags declares --gc-percent and --memory-limit on fs. Their
 // defaults stand aside for Go's own variables: with GOGC or GOMEMLIMIT in
 // the environment, the runtime's reading of them is kept.
 func collectorFlags(fs *flag.FlagSet, e env) *collectorConfig {
-	c := &collectorConfig{}
+	c := &collectorConfig{goLimit: e.getenv("GOMEMLIMIT") != ""}
 	percent := defaultGCPercent
 	if e.getenv("GOGC") != "" {
 		percent = 0
 	}
 	limit := defaultMemoryLimitMiB()
-	if e.getenv("GOMEMLIMIT") != "" {
+	if c.goLimit {
 		limit = 0
 	}
-	fs.IntVar(&c.percent, "gc-percent", envInt(e, "GOLF_GC_PERCENT", percent), fmt.Sprintf("the collector's GOGC for this process: a collection each time the heap has grown this many percent since the last; -1: off (then only --memory-limit collects); 0: Go's own (GOGC, else 100); default %d, or 0 when GOGC is set (env GOLF_GC_PERCENT)", defaultGCPercent))
+	fs.IntVar(&c.percent, "gc-percent", envInt(e, "GOLF_GC_PERCENT", percent), fmt.Sprintf("the collector's GOGC for this process: a collection each time the heap has grown this many percent since the last; -1: off (then only the memory limit collects); 0: Go's own (GOGC, else 100); default %d, or 0 when GOGC is set (env GOLF_GC_PERCENT)", defaultGCPercent))
 	fs.Int64Var(&c.limitMiB, "memory-limit", int64(envInt(e, "GOLF_MEMORY_LIMIT", int(limit))), "MiB: a soft limit on the process's memory, past which the collector runs sooner (debug.SetMemoryLimit); 0: Go's own (GOMEMLIMIT, else none); default four fifths of the memory the process may use (its cgroup's limit, else the machine's), or 0 when GOMEMLIMIT is set (env GOLF_MEMORY_LIMIT)")
 	return c
 }
@@ -56,8 +58,8 @@ func (c *collectorConfig) validate() error {
 	if c.limitMiB < 0 {
 		return fmt.Errorf("--memory-limit must be 0 (Go's own) or a positive number of MiB, not %d", c.limitMiB)
 	}
-	if c.percent == -1 && c.limitMiB == 0 {
-		return fmt.Errorf("--gc-percent -1 (the collector off) needs a --memory-limit, or the heap grows without bound")
+	if c.percent == -1 && c.limitMiB == 0 && !c.goLimit {
+		return fmt.Errorf("--gc-percent -1 (the collector off) needs a --memory-limit (or GOMEMLIMIT), or the heap grows without bound")
 	}
 	return nil
 }

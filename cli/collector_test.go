@@ -34,7 +34,8 @@ func TestCollectorFlags(t *testing.T) {
 		{"the variables of ours", map[string]string{"GOLF_GC_PERCENT": "200", "GOLF_MEMORY_LIMIT": "512"}, nil, 200, 512, ""},
 		{"flags over everything", map[string]string{"GOGC": "150", "GOLF_GC_PERCENT": "200"}, []string{"--gc-percent", "300", "--memory-limit", "2048"}, 300, 2048, ""},
 		{"off with a limit", nil, []string{"--gc-percent", "-1", "--memory-limit", "1024"}, -1, 1024, ""},
-		{"off without a limit", map[string]string{"GOMEMLIMIT": "1GiB"}, []string{"--gc-percent", "-1"}, -1, 0, "needs a --memory-limit"},
+		{"off with GOMEMLIMIT", map[string]string{"GOMEMLIMIT": "1GiB"}, []string{"--gc-percent", "-1"}, -1, 0, ""},
+		{"off without a limit", nil, []string{"--gc-percent", "-1", "--memory-limit", "0"}, -1, 0, "needs a --memory-limit"},
 		{"a negative percentage", nil, []string{"--gc-percent", "-5"}, -5, def, "must be -1 (off), 0 (Go's own) or a positive percentage"},
 		{"a negative limit", nil, []string{"--memory-limit", "-1"}, defaultGCPercent, -1, "must be 0 (Go's own) or a positive number of MiB"},
 	} {

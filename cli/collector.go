@@ -17,7 +17,7 @@ import (
 // marks all of it: on one core each took about a second, during which
 // the goroutines that allocate do much of the marking and the moves that
 // arrive wait. At 10,000 connections on one core the default (100)
-// collected every 18-20 s and each collection put 130-880 ms into the
+// collected every 18-20 s and each collection put 110-1,830 ms into the
 // acks' p99 of the 10 s it fell in; 400 collects a quarter as often, at
 // about twice the memory, and spends a sixth less CPU a move
 // (docs/deploy.md, "Memory and the collector").

@@ -79,7 +79,7 @@ func runLoadServer(ctx context.Context, args []string, e env) error {
 		return usageError("load-server: %v", err)
 	}
 	// The server and the bare server alike run with serve's collector.
-	collector.apply(e, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	collector.apply(e)
 	if *pprofAddr != "" && !isLoopback(*pprofAddr) {
 		return usageError("load-server: --pprof must be a loopback address")
 	}

@@ -290,7 +290,8 @@ func runServe(ctx context.Context, args []string, e env) error {
 	onTerminal := isTerminal(e.stderr)
 	handler, _ := logHandler(e.stderr, c.logFormat, onTerminal, s.level) // validated
 	log := slog.New(handler)
-	c.collector.apply(e, log)
+	percent, limitMiB := c.collector.apply(e)
+	log.Info("collector", "gc_percent", percent, "memory_limit_mib", limitMiB)
 	fs.Visit(func(f *flag.Flag) {
 		if u, err := url.Parse(f.Value.String()); f.Name == "redis" && err == nil && u.User != nil {
 			if _, has := u.User.Password(); !has {

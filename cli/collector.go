@@ -3,7 +3,6 @@ package cli
 import (
 	"flag"
 	"fmt"
-	"log/slog"
 	"math"
 	"runtime/debug"
 	"runtime/metrics"
@@ -65,14 +64,15 @@ func (c *collectorConfig) validate() error {
 }
 
 // apply sets the process's collector (e.setGC: Main's is the runtime's;
-// commands run in tests leave the test process's alone) and logs what it
-// runs with.
-func (c *collectorConfig) apply(e env, log *slog.Logger) {
+// commands run in tests leave the test process's alone) and returns what
+// it runs with: GOGC and the soft memory limit in MiB (as asked, where
+// e.setGC is nil).
+func (c *collectorConfig) apply(e env) (percent int, limitMiB int64) {
 	percent, limit := c.percent, c.limitMiB<<20
 	if e.setGC != nil {
 		percent, limit = e.setGC(c.percent, limit)
 	}
-	log.Info("collector", "gc_percent", percent, "memory_limit_mib", limit>>20)
+	return percent, limit >> 20
 }
 
 // setRuntimeGC is Main's env.setGC: it sets GOGC (unless percent is 0)

@@ -97,8 +97,11 @@ type Conn struct {
 	// raw is the view as the server sent it (or as its patches made it),
 	// rawV its V: the base of the next patch. resyncing is set once a
 	// snapshot has been asked for, until a whole view comes.
-	raw       []byte
-	rawV      int64
+	raw  []byte
+	rawV int64
+	// spare is the buffer of the view before raw, which the next patch
+	// is applied into (a view is some kilobytes, and a move brings one).
+	spare     []byte
 	views     match.ViewDecoder // used by the reader only (and Dial before it starts)
 	resyncing bool
 	// lazy: Options.LazyViews. stale: raw is newer than view, and is
@@ -276,25 +279,25 @@ func (c *Conn) read(ctx context.Context) (protocol.ServerMessage, []byte, error)
 // patched fills in m.View from m.Patch when it applies to the view held;
 // it reports false when it does not (a frame missed: ask for a snapshot).
 // Both are valid JSON (encoding/json read the frames they came in, and
-// Apply made the view held from such), so patch.ApplyValid does not
+// Apply made the view held from such), so patch.AppendValid does not
 // check their syntax again. c.mu is held.
 func (c *Conn) patched(m *protocol.ServerMessage) bool {
 	if c.raw == nil || m.PatchBase() != c.rawV {
 		return false
 	}
-	b, err := patch.ApplyValid(c.raw, m.Patch)
+	b, err := patch.AppendValid(c.spare[:0], c.raw, m.Patch)
 	if err != nil {
 		return false
 	}
 	if v, ok := viewV(b); ok && c.lazy {
-		c.raw, c.rawV, c.stale = b, v, true
+		c.spare, c.raw, c.rawV, c.stale = c.raw, b, v, true
 		return true
 	}
 	var v match.View
 	if err := c.views.Decode(b, &v); err != nil {
 		return false
 	}
-	m.View, c.raw, c.rawV = &v, b, v.V
+	m.View, c.spare, c.raw, c.rawV = &v, c.raw, b, v.V
 	return true
 }
 

@@ -10,7 +10,7 @@ import (
 // ErrPatch) means p is malformed or does not fit old: the client's view
 // is not the one the server diffed against, and it should ask for a
 // snapshot.
-func Apply(old, p []byte) ([]byte, error) { return apply(old, p, false) }
+func Apply(old, p []byte) ([]byte, error) { return apply(nil, old, p, false) }
 
 // ApplyValid is Apply for an old document and a patch that the caller
 // knows to be valid JSON: encoding/json has read them, or an earlier
@@ -20,9 +20,14 @@ func Apply(old, p []byte) ([]byte, error) { return apply(old, p, false) }
 // does, but skips over their values without checking their syntax again,
 // which is most of Apply's work; on valid JSON it returns what Apply
 // returns (FuzzApplyValid).
-func ApplyValid(old, p []byte) ([]byte, error) { return apply(old, p, true) }
+func ApplyValid(old, p []byte) ([]byte, error) { return apply(nil, old, p, true) }
 
-func apply(old, p []byte, valid bool) ([]byte, error) {
+// AppendValid is ApplyValid writing the new document after dst (which
+// must not share memory with old or p): a client that keeps its view
+// as bytes reuses the buffer of the view before the last one.
+func AppendValid(dst, old, p []byte) ([]byte, error) { return apply(dst, old, p, true) }
+
+func apply(dst, old, p []byte, valid bool) ([]byte, error) {
 	o, err := document(old, valid)
 	if err != nil {
 		return nil, fmt.Errorf("%w: the old document: %v", ErrPatch, err)
@@ -31,8 +36,13 @@ func apply(old, p []byte, valid bool) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrPatch, err)
 	}
-	a := applier{fast: valid}
-	out, err := a.value(make([]byte, 0, len(o)+len(q)), o, q, 0)
+	var kvs [16]kv
+	var elems [16][]byte
+	a := &applier{fast: valid, kvs: kvs[:0], elems: elems[:0]}
+	if dst == nil {
+		dst = make([]byte, 0, len(o)+len(q))
+	}
+	out, err := a.value(dst, o, q, 0)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrPatch, err)
 	}
@@ -40,11 +50,19 @@ func apply(old, p []byte, valid bool) ([]byte, error) {
 }
 
 // applier applies a patch; fast walks values without checking their
-// syntax (ApplyValid).
-type applier struct{ fast bool }
+// syntax (ApplyValid). The members of the patch objects being applied,
+// and the elements of the arrays they edit, are held on two stacks, one
+// array each for the whole patch rather than one for every object and
+// array in it (each call takes what it pushed off again when it
+// returns).
+type applier struct {
+	fast  bool
+	kvs   []kv
+	elems [][]byte
+}
 
 // value appends what patch p makes of o (nil: no old value).
-func (a applier) value(dst, o, p []byte, depth int) ([]byte, error) {
+func (a *applier) value(dst, o, p []byte, depth int) ([]byte, error) {
 	if depth > maxDepth {
 		return dst, fmt.Errorf("nested too deeply")
 	}
@@ -79,33 +97,40 @@ func (a applier) value(dst, o, p []byte, depth int) ([]byte, error) {
 	return append(dst, p...), nil
 }
 
-// members reads the members of a patch object, refusing a repeated name.
-func (a applier) members(p []byte, depth int) ([]kv, error) {
-	var ms []kv
+// members reads the members of a patch object, refusing a repeated name,
+// onto the applier's stack: the caller takes them off again (pop).
+func (a *applier) members(p []byte, depth int) ([]kv, error) {
+	start := len(a.kvs)
 	it := iter{b: p, depth: depth + 1, fast: a.fast}
 	it.init()
 	for {
 		k, v, ok, err := it.next()
 		if err != nil {
+			a.kvs = a.kvs[:start]
 			return nil, err
 		}
 		if !ok {
-			return ms, nil
+			return a.kvs[start:len(a.kvs):len(a.kvs)], nil
 		}
-		for _, m := range ms {
+		for _, m := range a.kvs[start:] {
 			if sameKey(m.key, k) {
+				a.kvs = a.kvs[:start]
 				return nil, fmt.Errorf("member %s twice", k)
 			}
 		}
-		ms = append(ms, kv{key: k, val: v})
+		a.kvs = append(a.kvs, kv{key: k, val: v})
 	}
 }
 
-func (a applier) object(dst, o, p []byte, depth int) ([]byte, error) {
+// pop takes the members ms that members pushed off the stack.
+func (a *applier) pop(ms []kv) { a.kvs = a.kvs[:len(a.kvs)-len(ms)] }
+
+func (a *applier) object(dst, o, p []byte, depth int) ([]byte, error) {
 	ms, err := a.members(p, depth)
 	if err != nil {
 		return dst, err
 	}
+	defer a.pop(ms)
 	dst = append(dst, '{')
 	first := true
 	sep := func() {
@@ -166,12 +191,14 @@ func (a applier) object(dst, o, p []byte, depth int) ([]byte, error) {
 	return append(dst, '}'), nil
 }
 
-func (a applier) array(dst, o, p []byte, depth int) ([]byte, error) {
+func (a *applier) array(dst, o, p []byte, depth int) ([]byte, error) {
 	ms, err := a.members(p, depth)
 	if err != nil {
 		return dst, err
 	}
-	var elems [][]byte
+	defer a.pop(ms)
+	start := len(a.elems)
+	defer func() { a.elems = a.elems[:start] }()
 	it := iter{b: o, depth: depth + 1, array: true, fast: a.fast}
 	it.init()
 	for {
@@ -182,11 +209,16 @@ func (a applier) array(dst, o, p []byte, depth int) ([]byte, error) {
 		if !ok {
 			break
 		}
-		elems = append(elems, v)
+		a.elems = append(a.elems, v)
 	}
-	var edits map[int][]byte
+	elems := a.elems[start:len(a.elems):len(a.elems)]
+	// edits are the members that edit an element: their index in idx
+	// (the members' own order), -1 for "-" and "+".
+	var edits int
 	var add []byte
-	for _, m := range ms {
+	for i := range ms {
+		m := &ms[i]
+		m.idx = -1
 		name := unquote(m.key)
 		switch {
 		case name == "-":
@@ -205,15 +237,13 @@ func (a applier) array(dst, o, p []byte, depth int) ([]byte, error) {
 			if err != nil {
 				return dst, fmt.Errorf("an array edit has only \"-\", \"+\" and indexes, not %s", m.key)
 			}
-			if edits == nil {
-				edits = map[int][]byte{}
-			}
-			edits[i] = m.val
+			m.idx = i
+			edits++
 		}
 	}
-	for i := range edits {
-		if i >= len(elems) {
-			return dst, fmt.Errorf("index %d of an array of %d", i, len(elems))
+	for _, m := range ms {
+		if m.idx >= len(elems) {
+			return dst, fmt.Errorf("index %d of an array of %d", m.idx, len(elems))
 		}
 	}
 	dst = append(dst, '[')
@@ -221,7 +251,7 @@ func (a applier) array(dst, o, p []byte, depth int) ([]byte, error) {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
-		if e, ok := edits[i]; ok {
+		if e := editOf(ms, i, edits); e != nil {
 			if dst, err = a.value(dst, v, e, depth+1); err != nil {
 				return dst, fmt.Errorf("index %d: %w", i, err)
 			}
@@ -249,6 +279,22 @@ func (a applier) array(dst, o, p []byte, depth int) ([]byte, error) {
 		}
 	}
 	return append(dst, ']'), nil
+}
+
+// editOf is the edit of element i among the members ms of an array's
+// patch (nil: none); edits is how many of them edit an element. A patch
+// names an index once (members refuses a name twice, and count a
+// leading zero).
+func editOf(ms []kv, i, edits int) []byte {
+	if edits == 0 {
+		return nil
+	}
+	for _, m := range ms {
+		if m.idx == i {
+			return m.val
+		}
+	}
+	return nil
 }
 
 // count reads a whole number written without sign, fraction, exponent or

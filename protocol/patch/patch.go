@@ -126,10 +126,12 @@ func replace(dst, n []byte) []byte {
 }
 
 // kv is a member of an object (of a view or a patch), its name quoted;
-// used marks one already matched.
+// used marks one already matched; idx is the element an array's patch
+// member edits (-1: none).
 type kv struct {
 	key, val []byte
 	used     bool
+	idx      int
 }
 
 func diffObject(dst, o, n []byte, depth int) ([]byte, error) {

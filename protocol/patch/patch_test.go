@@ -99,7 +99,9 @@ func TestApplyRefuses(t *testing.T) {
 
 // TestApplyValid: on valid JSON, ApplyValid returns what Apply returns:
 // every patch of the played views and of diffTests, and a refusal of
-// every bad patch that is valid JSON (with the same words).
+// every bad patch that is valid JSON (with the same words). AppendValid
+// writes the same bytes after what its buffer holds, in the buffer when
+// it has room (a client reusing the buffer of an earlier view).
 func TestApplyValid(t *testing.T) {
 	type pair struct{ old, patch []byte }
 	var pairs []pair
@@ -140,6 +142,17 @@ func TestApplyValid(t *testing.T) {
 			t.Errorf("Apply(%.60s, %.60s) refuses %q, ApplyValid %q", pr.old, pr.patch, werr, gerr)
 		case !bytes.Equal(got, want):
 			t.Errorf("Apply(%.60s, %.60s) = %s, ApplyValid %s", pr.old, pr.patch, want, got)
+		}
+		buf := make([]byte, 3, 3+len(want))
+		copy(buf, "ab,")
+		appended, aerr := patch.AppendValid(buf, pr.old, pr.patch)
+		switch {
+		case (aerr == nil) != (gerr == nil) || aerr != nil && aerr.Error() != gerr.Error():
+			t.Errorf("ApplyValid(%.60s, %.60s): %v; AppendValid: %v", pr.old, pr.patch, gerr, aerr)
+		case aerr == nil && string(appended) != "ab,"+string(want):
+			t.Errorf("AppendValid(\"ab,\", %.60s, %.60s) = %s, want ab,%s", pr.old, pr.patch, appended, want)
+		case aerr == nil && &appended[0] != &buf[0]:
+			t.Errorf("AppendValid(%.60s, %.60s) did not write into a buffer with room", pr.old, pr.patch)
 		}
 	}
 }
@@ -378,7 +391,8 @@ func BenchmarkDiffView(b *testing.B) {
 }
 
 // BenchmarkApplyView applies the patches of consecutive views, with
-// Apply and with ApplyValid.
+// Apply, with ApplyValid, and with AppendValid into one reused buffer
+// (the Go client's way).
 func BenchmarkApplyView(b *testing.B) {
 	t := &testing.T{}
 	frames := playViews(t, 2, 24)[1]
@@ -390,7 +404,14 @@ func BenchmarkApplyView(b *testing.B) {
 	for _, fn := range []struct {
 		name  string
 		apply func(old, p []byte) ([]byte, error)
-	}{{"checked", patch.Apply}, {"valid", patch.ApplyValid}} {
+	}{{"checked", patch.Apply}, {"valid", patch.ApplyValid}, {"append", func() func(old, p []byte) ([]byte, error) {
+		var buf []byte
+		return func(old, p []byte) (b []byte, err error) {
+			b, err = patch.AppendValid(buf[:0], old, p)
+			buf = b
+			return b, err
+		}
+	}()}} {
 		b.Run(fn.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for i := 0; b.Loop(); i++ {

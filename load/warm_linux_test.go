@@ -53,7 +53,11 @@ func TestWarmHeap(t *testing.T) {
 			t.Fatalf("%s: %v\n%s", mode, err, out)
 		}
 		var n int64
-		if _, err := fmt.Sscanf(string(out[bytes.Index(out, []byte("page faults: ")):]), "page faults: %d", &n); err != nil {
+		i := bytes.Index(out, []byte("page faults: "))
+		if i < 0 {
+			t.Fatalf("%s: no count of page faults in\n%s", mode, out)
+		}
+		if _, err := fmt.Sscanf(string(out[i:]), "page faults: %d", &n); err != nil {
 			t.Fatalf("%s: %v\n%s", mode, err, out)
 		}
 		return n

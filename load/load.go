@@ -553,7 +553,7 @@ const warmBytesPerMove = 16 << 10
 // frees it. With the collector off every allocation of the window took
 // memory the process had never touched, and each new page of it was a
 // page fault: 8,000-9,500 a second at 10,000 connections, some 10 µs of
-// system time each on the virtual machines measured, in the middle of
+// system time each on the virtual machine measured, in the middle of
 // reading the acks being timed. Freed, the pages stay with the process
 // (with the collector off the scavenger returns memory only near the
 // limit), and the window's allocations reuse them.

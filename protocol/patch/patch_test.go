@@ -423,3 +423,27 @@ func BenchmarkApplyView(b *testing.B) {
 		})
 	}
 }
+
+// TestApplyAllocs: applying a patch of a played view into a reused
+// buffer allocates the applier's two stacks, and once more where an
+// edited array (a long waste) has more than 16 elements: each object and
+// array of the patch takes what it pushed on them off again (without
+// that, 4 allocations).
+func TestApplyAllocs(t *testing.T) {
+	views := playViews(t, 2, 40)[1]
+	var buf []byte
+	for k := 1; k < len(views); k++ {
+		p, err := patch.Diff(views[k-1], views[k])
+		if err != nil {
+			t.Fatal(err)
+		}
+		allocs := testing.AllocsPerRun(10, func() {
+			if buf, err = patch.AppendValid(buf[:0], views[k-1], p); err != nil {
+				t.Fatal(err)
+			}
+		})
+		if allocs > 3 {
+			t.Errorf("applying %s took %.0f allocations into a reused buffer, want at most 3", p, allocs)
+		}
+	}
+}

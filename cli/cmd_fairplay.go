@@ -24,20 +24,22 @@ import (
 	"golfsolitaire/server"
 )
 
-// runFairplay is `fairplay simulate|rescore|review`.
+// runFairplay is `fairplay simulate|rescore|compare|review`.
 func runFairplay(ctx context.Context, args []string, e env) error {
 	if len(args) == 0 {
-		return usageError("fairplay: want a subcommand: simulate, rescore or review")
+		return usageError("fairplay: want a subcommand: simulate, rescore, compare or review")
 	}
 	switch args[0] {
 	case "simulate":
 		return runFairplaySimulate(ctx, args[1:], e)
 	case "rescore":
 		return runFairplayRescore(args[1:], e)
+	case "compare":
+		return runFairplayCompare(args[1:], e)
 	case "review":
 		return runFairplayReview(ctx, args[1:], e)
 	}
-	return usageError("fairplay: unknown subcommand %q (want simulate, rescore or review)", args[0])
+	return usageError("fairplay: unknown subcommand %q (want simulate, rescore, compare or review)", args[0])
 }
 
 // simPlayers are the simulated players, in output order.

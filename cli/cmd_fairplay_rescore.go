@@ -138,12 +138,18 @@ type rescoreTally struct {
 	flaggedAt [][]int
 }
 
-// file rescores every round of a record file. A last line without its
-// newline (a run still writing) is left out, with a note.
+// file rescores every round of a record file.
 func (t *rescoreTally) file(path string, e env) error {
+	return readRecords("fairplay rescore", path, e, t.add)
+}
+
+// readRecords hands each round of a record file (`fairplay simulate
+// --record`) to add, for the command what. A last line without its
+// newline (a run still writing) is left out, with a note.
+func readRecords(what, path string, e env, add func(simRecord)) error {
 	fh, err := os.Open(path)
 	if err != nil {
-		return fmt.Errorf("fairplay rescore: %w", err)
+		return fmt.Errorf("%s: %w", what, err)
 	}
 	defer fh.Close()
 	r := bufio.NewReaderSize(fh, 1<<20)
@@ -151,21 +157,21 @@ func (t *rescoreTally) file(path string, e env) error {
 		line, err := r.ReadBytes('\n')
 		if errors.Is(err, io.EOF) {
 			if len(bytes.TrimSpace(line)) > 0 {
-				fmt.Fprintf(e.stderr, "fairplay rescore: %s: line %d has no end (a run still writing?); left out\n", path, n)
+				fmt.Fprintf(e.stderr, "%s: %s: line %d has no end (a run still writing?); left out\n", what, path, n)
 			}
 			return nil
 		}
 		if err != nil {
-			return fmt.Errorf("fairplay rescore: %s: %w", path, err)
+			return fmt.Errorf("%s: %s: %w", what, path, err)
 		}
 		if len(bytes.TrimSpace(line)) == 0 {
 			continue
 		}
 		var rec simRecord
 		if err := json.Unmarshal(line, &rec); err != nil {
-			return fmt.Errorf("fairplay rescore: %s line %d is not a recorded round: %v", path, n, err)
+			return fmt.Errorf("%s: %s line %d is not a recorded round: %v", what, path, n, err)
 		}
-		t.add(rec)
+		add(rec)
 	}
 }
 

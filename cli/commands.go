@@ -37,7 +37,7 @@ func commands() []command {
 		{"load", "--url URL | --serve STORE [flags]", "load-test a server and report throughput and move→ack latency", runLoad},
 		{"load-server", "--store memory|redis|baseline [flags]", "the server load --serve starts as a process of its own: prints its URL, runs until its stdin closes", runLoadServer},
 		{"healthcheck", "[--url URL]", "exit 0 when a running server's health check answers 200", runHealthcheck},
-		{"fairplay", "simulate|rescore|review [flags]", "simulate the fair-play rule on bots, score recorded rounds again, or review a server's flags", runFairplay},
+		{"fairplay", "simulate|rescore|compare|review [flags]", "simulate the fair-play rule on bots, score recorded rounds again, compare two analyses of the same rounds hole by hole, or review a server's flags", runFairplay},
 		{"help", "", "list the commands", runHelp},
 	}
 }

@@ -26,8 +26,12 @@
 // of the opening positions cost the most, and a stretch's evidence grows
 // with K where the honest moves are best on few orders, which is more
 // often so late in the hole or on a thin tableau, where the solves are
-// cheap. The stock's size and the tableau are seen by the player, so K is
-// decided alike for every order.
+// cheap. A stock with no more than K+1 orders (at most 4 cards, with K
+// 24) is scored on each of its orders once instead of on samples: the
+// real order is then one of all of them, so a stretch's e-value is
+// exact, and a stock of 2 or 3 cards takes 2 or 6 orders, not 25. The
+// stock's size and the tableau are seen by the player, so K is decided
+// alike for every order.
 //
 // The work: each order has its own solver, which keeps what it proved
 // (its table) from one decision of a stretch to the next, the positions
@@ -239,12 +243,28 @@ var FullConfig = Config{Samples: 8, Nodes: 30000, MaxSolves: 2500}
 var CheapConfig = Config{Samples: 24, OpeningSamples: 3, OpeningStock: 8, Nodes: 30000, MaxSolves: 6000, MaxCards: 30}
 
 // samples is K for a segment with left cards in the stock that began
-// with cards on the tableau.
+// with cards on the tableau: and when those cards have at most K+1
+// orders, one less than their number, so that the segment is scored on
+// each of them once (ordersFor).
 func (c Config) samples(left, cards int) int {
+	k := max(c.Samples, 1)
 	if c.OpeningSamples > 0 && left > c.OpeningStock && (c.OpeningCards == 0 || cards > c.OpeningCards) {
-		return c.OpeningSamples
+		k = c.OpeningSamples
 	}
-	return max(c.Samples, 1)
+	if n := orderCount(left, k+1); n <= k+1 {
+		return n - 1
+	}
+	return k
+}
+
+// orderCount is the number of orders of left cards (left!), or a number
+// over most once it is over most.
+func orderCount(left, most int) int {
+	n := 1
+	for i := 2; i <= left && n <= most; i++ {
+		n *= i
+	}
+	return n
 }
 
 // ErrBadRecord is returned for moves that do not replay on the deal.
@@ -533,6 +553,11 @@ func (a *analyser) ordersFor(st *golf.State, k int) [][]golf.Card {
 	real := st.Stock()
 	canon := slices.Clone(real)
 	slices.Sort(canon)
+	if orderCount(left, k+1) == k+1 {
+		out := everyOrder(canon, real)
+		a.orders[[2]int{left, k}] = out
+		return out
+	}
 	hs := sha256.New()
 	hs.Write(a.cfg.Key[:])
 	hs.Write(a.d.Seed[:])
@@ -552,6 +577,36 @@ func (a *analyser) ordersFor(st *golf.State, k int) [][]golf.Card {
 	out = append(out, real)
 	a.orders[[2]int{left, k}] = out
 	return out
+}
+
+// everyOrder is every order of the cards of canon (sorted) once, the
+// real one last: the K+1 orders of a segment whose stock has no more
+// orders than that. The real order is then one of all of them, each
+// equally likely for a player who does not know it, so a segment's
+// e-value has expectation exactly 1 under honest play, with no sampling
+// (where K samples could repeat some orders and miss others). With
+// cards alike (two decks) an order comes once for each way of placing
+// them, every order as often as any other; one of the real order's
+// ways is the real one.
+func everyOrder(canon, real []golf.Card) [][]golf.Card {
+	var out [][]golf.Card
+	o := slices.Clone(canon)
+	var permute func(i int)
+	permute = func(i int) {
+		if i == len(o) {
+			out = append(out, slices.Clone(o))
+			return
+		}
+		for j := i; j < len(o); j++ {
+			o[i], o[j] = o[j], o[i]
+			permute(i + 1)
+			o[i], o[j] = o[j], o[i]
+		}
+	}
+	permute(0)
+	i := slices.IndexFunc(out, func(c []golf.Card) bool { return slices.Equal(c, real) })
+	out = append(out[:i], out[i+1:]...)
+	return append(out, real)
 }
 
 // score scores a decision on every order: how many strokes the chosen

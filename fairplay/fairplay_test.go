@@ -299,12 +299,13 @@ func propertyCheck(t *testing.T) {
 
 // TestOpeningSamples: the segments played with more than OpeningStock
 // cards in the stock (the first ones) are scored on OpeningSamples
-// orders and the later ones on Samples: each informative segment's P is
-// a share of K+1 orders.
+// orders and the later ones on Samples, or on every order of the stock
+// when it has fewer: each informative segment's P is a share of its
+// orders.
 func TestOpeningSamples(t *testing.T) {
 	t.Parallel()
 	cfg := fairplay.Config{Samples: 10, OpeningSamples: 2, OpeningStock: 8, Nodes: 3000, MaxCards: 28}
-	var early, late int
+	var early, late, every int
 	for n := 1; n <= 6; n++ {
 		d := golf.NewDeal(golf.DefaultVariant(), golf.NumberedSeed(n))
 		h, err := fairplay.AnalyseHole(&d, clairvoyantLine(t, &d), cfg)
@@ -316,20 +317,29 @@ func TestOpeningSamples(t *testing.T) {
 			if !s.Informative() {
 				continue
 			}
-			of := func(k int) bool { x := s.P * float64(k+1); return math.Abs(x-math.Round(x)) < 1e-9 }
-			switch {
-			case of(cfg.OpeningSamples) && opening:
+			x := s.P * float64(len(s.Regrets))
+			if math.Abs(x-math.Round(x)) > 1e-9 {
+				t.Errorf("deal %d segment %d: P %.4f is not a share of its %d orders", n, i, s.P, len(s.Regrets))
+			}
+			switch len(s.Regrets) {
+			case cfg.OpeningSamples + 1:
+				if !opening {
+					t.Errorf("deal %d segment %d: %d orders after the opening", n, i, len(s.Regrets))
+				}
 				early++
-			case of(cfg.Samples):
+			case cfg.Samples + 1:
 				opening = false
 				late++
+			case 2, 6: // 2 or 3 cards left: each of their orders once
+				opening = false
+				every++
 			default:
-				t.Errorf("deal %d segment %d: P %.4f is not a share of %d orders (or of %d in the opening)", n, i, s.P, cfg.Samples+1, cfg.OpeningSamples+1)
+				t.Errorf("deal %d segment %d: %d orders, want %d (%d in the opening, or every order of 2 or 3 cards)", n, i, len(s.Regrets), cfg.Samples+1, cfg.OpeningSamples+1)
 			}
 		}
 	}
-	if early == 0 || late == 0 {
-		t.Errorf("%d informative segments in the opening, %d after", early, late)
+	if early == 0 || late == 0 || every == 0 {
+		t.Errorf("%d informative segments in the opening, %d after, %d on every order", early, late, every)
 	}
 }
 

@@ -243,9 +243,9 @@ var FullConfig = Config{Samples: 8, Nodes: 30000, MaxSolves: 2500}
 var CheapConfig = Config{Samples: 24, OpeningSamples: 3, OpeningStock: 8, Nodes: 30000, MaxSolves: 6000, MaxCards: 30}
 
 // samples is K for a segment with left cards in the stock that began
-// with cards on the tableau: and when those cards have at most K+1
-// orders, one less than their number, so that the segment is scored on
-// each of them once (ordersFor).
+// with cards on the tableau; when those left cards have at most K+1
+// orders, it is one less than their number, so that the segment is
+// scored on each of them once (ordersFor).
 func (c Config) samples(left, cards int) int {
 	k := max(c.Samples, 1)
 	if c.OpeningSamples > 0 && left > c.OpeningStock && (c.OpeningCards == 0 || cards > c.OpeningCards) {

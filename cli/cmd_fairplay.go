@@ -230,7 +230,7 @@ func simRounds(ctx context.Context, f simFlags) <-chan simDone {
 					ms := float64(threadCPUTime()-t0) / float64(time.Millisecond)
 					c.addHole(ms, h, deep)
 					each = append(each, ms)
-					holes = append(holes, recordHole(h, deep))
+					holes = append(holes, recordHole(d, moves, h, deep))
 					return h, err
 				}
 				seed := golf.Seed(sha256.Sum256(fmt.Appendf(nil, "golf-fairplay-sim:%d", f.first+j.r)))

@@ -68,6 +68,7 @@ type compareOrders struct {
 // log LR and its informative segments.
 type comparedHole struct {
 	knew bool
+	play string
 	l    float64
 	segs []fairplay.Segment
 }
@@ -110,7 +111,7 @@ func runFairplayCompare(args []string, e env) error {
 				order = append(order, g)
 			}
 			for j, h := range rec.Holes {
-				sides[i][compareKey{g, rec.Round, j}] = comparedHole{h.Knew, c.LogLR(h.Segments), h.Segments}
+				sides[i][compareKey{g, rec.Round, j}] = comparedHole{h.Knew, h.Play, c.LogLR(h.Segments), h.Segments}
 			}
 		})
 		if err != nil {
@@ -151,8 +152,8 @@ func compareHoles(g rescoreKey, a, b map[compareKey]comparedHole, c fairplay.Com
 			out.OnlyA++
 			continue
 		}
-		if ha.knew != hb.knew {
-			return out, fmt.Errorf("fairplay compare: %s round %d hole %d: the stock was known in one record and not in the other (not the same play: the same build's simulator and --first?)", g.bot, k.round, k.index+1)
+		if ha.knew != hb.knew || ha.play != "" && hb.play != "" && ha.play != hb.play {
+			return out, fmt.Errorf("fairplay compare: %s round %d hole %d is not the same play in the two records (the stock known in one and not the other, or other moves): records of the same rounds, played by the same bots?", g.bot, k.round, k.index+1)
 		}
 		out.Holes++
 		fa, fb := logShareFactor(share, ha.l), logShareFactor(share, hb.l)

@@ -123,6 +123,8 @@ func TestFairplayCompareErrors(t *testing.T) {
 	s := strongSegment()
 	a := writeRecords(t, "a.jsonl", simRecord{Bot: "clairvoyant", KnowsStock: 0.5, Holes: []simRecordHole{{Knew: true, Segments: []fairplay.Segment{s}}}})
 	other := writeRecords(t, "b.jsonl", simRecord{Bot: "clairvoyant", KnowsStock: 0.5, Holes: []simRecordHole{{Knew: false, Segments: []fairplay.Segment{s}}}})
+	named := writeRecords(t, "c.jsonl", simRecord{Bot: "clairvoyant", KnowsStock: 0.5, Holes: []simRecordHole{{Knew: true, Play: "00aa", Segments: []fairplay.Segment{s}}}})
+	otherPlay := writeRecords(t, "d.jsonl", simRecord{Bot: "clairvoyant", KnowsStock: 0.5, Holes: []simRecordHole{{Knew: true, Play: "00ab", Segments: []fairplay.Segment{s}}}})
 	for _, tc := range []struct {
 		args []string
 		want string
@@ -130,7 +132,8 @@ func TestFairplayCompareErrors(t *testing.T) {
 		{[]string{"compare", a}, "want two files"},
 		{[]string{"compare", a, a, a}, "want two files"},
 		{[]string{"compare", "--share", "0", a, a}, "share 0 is not in (0, 1]"},
-		{[]string{"compare", a, other}, "round 0 hole 1: the stock was known in one record and not in the other"},
+		{[]string{"compare", a, other}, "round 0 hole 1 is not the same play in the two records"},
+		{[]string{"compare", named, otherPlay}, "round 0 hole 1 is not the same play in the two records"},
 		{[]string{"compare", a, a + ".missing"}, "no such file"},
 	} {
 		_, err := runFairplayArgs(t, nil, tc.args...)

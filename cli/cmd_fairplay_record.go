@@ -2,12 +2,15 @@ package cli
 
 import (
 	"bufio"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"os"
 
 	"golfsolitaire/fairplay"
 	"golfsolitaire/fairplay/sim"
+	"golfsolitaire/golf"
 )
 
 // simRecord is one simulated round as `fairplay simulate --record`
@@ -26,19 +29,33 @@ type simRecord struct {
 // and its informative segments (the others have the factor 1 whatever
 // the combination).
 type simRecordHole struct {
-	Knew     bool               `json:"knew"`
-	Deep     bool               `json:"deep,omitempty"`
+	Knew bool `json:"knew"`
+	Deep bool `json:"deep,omitempty"`
+	// Play names the deal and the moves played on it (the first 8 bytes
+	// of a SHA-256 of both, in hex), so that `fairplay compare` can tell
+	// that two records' holes are the same play.
+	Play     string             `json:"play,omitempty"`
 	Segments []fairplay.Segment `json:"segments"`
 }
 
-func recordHole(h fairplay.Hole, deep bool) simRecordHole {
-	r := simRecordHole{Deep: deep, Segments: []fairplay.Segment{}}
+func recordHole(d *golf.Deal, moves []golf.Move, h fairplay.Hole, deep bool) simRecordHole {
+	r := simRecordHole{Deep: deep, Play: playName(d, moves), Segments: []fairplay.Segment{}}
 	for _, g := range h.Segments {
 		if g.Informative() {
 			r.Segments = append(r.Segments, g)
 		}
 	}
 	return r
+}
+
+// playName is simRecordHole.Play of the moves on the deal.
+func playName(d *golf.Deal, moves []golf.Move) string {
+	hs := sha256.New()
+	hs.Write(d.Seed[:])
+	for _, m := range moves {
+		hs.Write([]byte{byte(m.Action), m.Pile})
+	}
+	return hex.EncodeToString(hs.Sum(nil)[:8])
 }
 
 // simRecorder appends rounds to the record file; the zero value (no

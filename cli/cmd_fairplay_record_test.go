@@ -3,6 +3,7 @@ package cli
 import (
 	"bufio"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -41,6 +42,7 @@ func TestFairplaySimulateRecord(t *testing.T) {
 	}
 	defer f.Close()
 	lines, recorded := map[string]int{}, map[string]int{}
+	plays := map[string]map[string]int{} // each hole's play, by bot, round and hole: the same in both runs
 	sc := bufio.NewScanner(f)
 	sc.Buffer(nil, 1<<20)
 	for sc.Scan() {
@@ -62,10 +64,26 @@ func TestFairplaySimulateRecord(t *testing.T) {
 				}
 			}
 			recorded[r.Bot] += len(h.Segments)
+			if len(h.Play) != 16 {
+				t.Errorf("%s round %d hole %d: play %q, want 16 hex digits", r.Bot, r.Round, i+1, h.Play)
+			}
+			k := fmt.Sprintf("%s %d %d", r.Bot, r.Round, i)
+			if plays[k] == nil {
+				plays[k] = map[string]int{}
+			}
+			plays[k][h.Play]++
 		}
 	}
 	if err := sc.Err(); err != nil {
 		t.Fatal(err)
+	}
+	for k, p := range plays {
+		if len(p) != 1 {
+			t.Errorf("%s: plays %v in two runs of the same round, want one", k, p)
+		}
+	}
+	if n := len(plays); n != 8 {
+		t.Errorf("%d holes named, want 8 (two bots, two rounds, two holes)", n)
 	}
 	for _, bot := range []string{"random", "clairvoyant"} {
 		if lines[bot] != 4 || recorded[bot] != segs[bot] {

@@ -56,16 +56,15 @@ func TestFairplayRescoreTable(t *testing.T) {
 		{Bot: "random", Round: 0, Holes: []simRecordHole{hole(false, w, w, w, w), hole(false), hole(false, w, w, w, w, s)}},
 		{Bot: "clairvoyant", KnowsStock: 0.1, Round: 0, Holes: []simRecordHole{hole(false, w, w), hole(true, s, s, s), hole(false, w), hole(true, s, s, s)}},
 	}
-	var b []byte
-	for _, r := range recs {
-		line, err := json.Marshal(r)
-		if err != nil {
-			t.Fatal(err)
-		}
-		b = append(append(b, line...), '\n')
+	path := writeRecords(t, "rounds.jsonl", recs...)
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
 	}
-	path := filepath.Join(t.TempDir(), "rounds.jsonl")
-	if err := os.WriteFile(path, append(b, `{"bot":"random","holes":[`...), 0o644); err != nil {
+	if _, err := f.WriteString(`{"bot":"random","holes":[`); err != nil { // a line still being written
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
 		t.Fatal(err)
 	}
 	type want struct {

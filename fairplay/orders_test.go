@@ -81,3 +81,25 @@ func TestEveryOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestOrdersForShortStock: the analysis scores a stretch with 3 cards in
+// the stock on their 6 orders, each once, the real one last.
+func TestOrdersForShortStock(t *testing.T) {
+	t.Parallel()
+	d := golf.NewDeal(golf.DefaultVariant(), golf.NumberedSeed(7))
+	st := golf.NewState(&d)
+	for st.StockLeft() > 3 {
+		if err := st.Apply(golf.TurnMove); err != nil {
+			t.Fatal(err)
+		}
+	}
+	k := DefaultConfig.samples(st.StockLeft(), st.CardsLeft())
+	orders := newAnalyser(&d, DefaultConfig).ordersFor(st, k)
+	seen := map[string]bool{}
+	for _, o := range orders {
+		seen[fmt.Sprint(o)] = true
+	}
+	if k != 5 || len(orders) != 6 || len(seen) != 6 || !slices.Equal(orders[5], st.Stock()) {
+		t.Fatalf("K %d, %d orders (%d different), the last %v: want 6 different orders, the real one (%v) last", k, len(orders), len(seen), orders[len(orders)-1], st.Stock())
+	}
+}

@@ -137,9 +137,10 @@ func runFairplayCompare(args []string, e env) error {
 func compareHoles(g rescoreKey, a, b map[compareKey]comparedHole, c fairplay.Combination) (compareGroup, error) {
 	out := compareGroup{Bot: g.bot, KnowsStock: g.knows}
 	share := c.Shares[0]
-	var sums [2]struct {
-		n, segs [2]int
-		by      map[int]*compareOrders
+	var sums [2]struct { // known holes, the others
+		n    int    // holes in both records
+		segs [2]int // informative stretches, A and B
+		by   map[int]*compareOrders
 	}
 	type acc struct{ la, lb, fa, fb, d, dd float64 }
 	var known, unknown acc
@@ -166,7 +167,7 @@ func compareHoles(g rescoreKey, a, b map[compareKey]comparedHole, c fairplay.Com
 		d := ha.l - hb.l
 		x.la, x.lb, x.fa, x.fb, x.d, x.dd = x.la+ha.l, x.lb+hb.l, x.fa+fa, x.fb+fb, x.d+d, x.dd+d*d
 		s := &sums[side]
-		s.n[0]++
+		s.n++
 		if s.by == nil {
 			s.by = map[int]*compareOrders{}
 		}
@@ -194,8 +195,8 @@ func compareHoles(g rescoreKey, a, b map[compareKey]comparedHole, c fairplay.Com
 	}
 	for i, x := range []acc{known, unknown} {
 		s := sums[i]
-		n := float64(s.n[0])
-		h := compareHole{Holes: s.n[0]}
+		n := float64(s.n)
+		h := compareHole{Holes: s.n}
 		if n > 0 {
 			h.LogLR = [2]float64{x.la / n, x.lb / n}
 			h.ShareFactor = [2]float64{x.fa / n, x.fb / n}

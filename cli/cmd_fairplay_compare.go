@@ -144,10 +144,19 @@ func compareHoles(g rescoreKey, a, b map[compareKey]comparedHole, c fairplay.Com
 	}
 	type acc struct{ la, lb, fa, fb, d, dd float64 }
 	var known, unknown acc
-	for k, ha := range a {
-		if k.group != g {
-			continue
+	// The holes in a fixed order (round, hole), so that the sums and the
+	// hole an error names are the same from run to run.
+	var keys []compareKey
+	for k := range a {
+		if k.group == g {
+			keys = append(keys, k)
 		}
+	}
+	slices.SortFunc(keys, func(x, y compareKey) int {
+		return cmp.Or(cmp.Compare(x.round, y.round), cmp.Compare(x.index, y.index))
+	})
+	for _, k := range keys {
+		ha := a[k]
 		hb, ok := b[k]
 		if !ok {
 			out.OnlyA++
@@ -157,7 +166,7 @@ func compareHoles(g rescoreKey, a, b map[compareKey]comparedHole, c fairplay.Com
 			return out, fmt.Errorf("fairplay compare: %s round %d hole %d is not the same play in the two records (the stock known in one and not the other, or other moves): records of the same rounds, played by the same bots?", g.bot, k.round, k.index+1)
 		}
 		out.Holes++
-		fa, fb := logShareFactor(share, ha.l), logShareFactor(share, hb.l)
+		fa, fb := fairplay.LogMix(share, ha.l), fairplay.LogMix(share, hb.l)
 		out.Growth[0] += fa
 		out.Growth[1] += fb
 		x, side := &unknown, 1
@@ -225,14 +234,6 @@ func compareHoles(g rescoreKey, a, b map[compareKey]comparedHole, c fairplay.Com
 		}
 	}
 	return out, nil
-}
-
-// logShareFactor is log(share*e^l + 1-share), without overflow.
-func logShareFactor(share, l float64) float64 {
-	if l > 0 {
-		return l + math.Log(share+(1-share)*math.Exp(-l))
-	}
-	return math.Log(share*math.Exp(l) + 1 - share)
 }
 
 // printCompare prints the comparison, a block per bot and share known.

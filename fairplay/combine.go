@@ -146,7 +146,7 @@ func (c Combination) Add(w *Wealth, l float64) {
 		w.LogProducts = make([]float64, len(c.Shares))
 	}
 	for i, eps := range c.Shares {
-		w.LogProducts[i] += logMix(eps, l)
+		w.LogProducts[i] += LogMix(eps, l)
 	}
 	if len(c.Grid) == 0 {
 		w.LogAdaptive, w.LogShadows = 0, nil
@@ -155,9 +155,9 @@ func (c Combination) Add(w *Wealth, l float64) {
 	if len(w.LogShadows) != len(c.Grid) {
 		w.LogAdaptive, w.LogShadows = 0, make([]float64, len(c.Grid))
 	}
-	w.LogAdaptive += logMix(c.Bet(*w), l)
+	w.LogAdaptive += LogMix(c.Bet(*w), l)
 	for i, eps := range c.Grid {
-		w.LogShadows[i] += logMix(eps, l)
+		w.LogShadows[i] += LogMix(eps, l)
 	}
 }
 
@@ -167,16 +167,16 @@ func (c Combination) Add(w *Wealth, l float64) {
 func (c Combination) Undo(w *Wealth, l float64) {
 	if len(w.LogProducts) == len(c.Shares) {
 		for i, eps := range c.Shares {
-			w.LogProducts[i] -= logMix(eps, l)
+			w.LogProducts[i] -= LogMix(eps, l)
 		}
 	}
 	if len(c.Grid) == 0 || len(w.LogShadows) != len(c.Grid) {
 		return
 	}
 	for i, eps := range c.Grid {
-		w.LogShadows[i] -= logMix(eps, l)
+		w.LogShadows[i] -= LogMix(eps, l)
 	}
-	w.LogAdaptive -= logMix(c.Bet(*w), l)
+	w.LogAdaptive -= LogMix(c.Bet(*w), l)
 }
 
 // Score is the log of the mean of the bettors' wealths: the fixed

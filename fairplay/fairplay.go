@@ -955,8 +955,10 @@ func (e *Evidence) Add(h Hole) {
 	DefaultCombination().Add(&e.Wealth, h.LogLR())
 }
 
-// logMix is log(eps*exp(l) + 1 - eps), computed without overflow.
-func logMix(eps, l float64) float64 {
+// LogMix is log(eps*exp(l) + 1 - eps), computed without overflow: the log
+// of a hole's factor for a bettor on a share eps of holes whose log
+// likelihood ratio is l.
+func LogMix(eps, l float64) float64 {
 	if eps >= 1 {
 		return l
 	}

@@ -144,18 +144,7 @@ func compareHoles(g rescoreKey, a, b map[compareKey]comparedHole, c fairplay.Com
 	}
 	type acc struct{ la, lb, fa, fb, d, dd float64 }
 	var known, unknown acc
-	// The holes in a fixed order (round, hole), so that the sums and the
-	// hole an error names are the same from run to run.
-	var keys []compareKey
-	for k := range a {
-		if k.group == g {
-			keys = append(keys, k)
-		}
-	}
-	slices.SortFunc(keys, func(x, y compareKey) int {
-		return cmp.Or(cmp.Compare(x.round, y.round), cmp.Compare(x.index, y.index))
-	})
-	for _, k := range keys {
+	for _, k := range groupKeys(g, a) {
 		ha := a[k]
 		hb, ok := b[k]
 		if !ok {
@@ -234,6 +223,22 @@ func compareHoles(g rescoreKey, a, b map[compareKey]comparedHole, c fairplay.Com
 		}
 	}
 	return out, nil
+}
+
+// groupKeys are the keys of group g's holes in a, by round and hole: a
+// fixed order, so that the sums and the hole an error names are the same
+// from run to run.
+func groupKeys(g rescoreKey, a map[compareKey]comparedHole) []compareKey {
+	var keys []compareKey
+	for k := range a {
+		if k.group == g {
+			keys = append(keys, k)
+		}
+	}
+	slices.SortFunc(keys, func(x, y compareKey) int {
+		return cmp.Or(cmp.Compare(x.round, y.round), cmp.Compare(x.index, y.index))
+	})
+	return keys
 }
 
 // printCompare prints the comparison, a block per bot and share known.

@@ -147,7 +147,7 @@ func runLoad(ctx context.Context, args []string, e env) error {
 	if !c.json {
 		fmt.Fprintf(e.stderr, "load: %d rooms x %d players against %s (%s store) for %s...\n", c.rooms, c.players, c.url, rep.Store, c.duration)
 	}
-	fw := watchFairplay(ctx, c.url)
+	fw := watchFairplay(ctx, c.url, fairplayWindowPoll)
 	moves0, _ := readHistogram(ctx, c.url, "golf_move_seconds")
 	sched0, _ := readHistogram(ctx, c.url, "go_sched_latencies_seconds")
 	res, err := load.Run(ctx, cfg)

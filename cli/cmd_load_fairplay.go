@@ -18,9 +18,10 @@ type fairplayReport struct {
 	HolesDropped  int64 `json:"holesDropped"`
 	HolesFailed   int64 `json:"holesFailed"`
 	// MaxLagSeconds is the longest a finished hole waited for its
-	// analysis to end (or to be dropped or fail), to the poll's quarter of
-	// a second: for each poll, the time until as many holes had been dealt
-	// with as had been finished at that poll. CaughtUp is false when the
+	// analysis to end (or to be dropped or fail), to the polls' interval
+	// (fairplayWindowPoll while the window is open, fairplayPoll after):
+	// for each poll, the time until as many holes had been dealt with as
+	// had been finished at that poll. CaughtUp is false when the
 	// analyses had still not caught up fairplayCatchUp after the run: the
 	// lag is then at least MaxLagSeconds.
 	MaxLagSeconds float64 `json:"maxLagSeconds"`
@@ -34,7 +35,16 @@ type fairplayReport struct {
 // catch up with the holes finished.
 const fairplayCatchUp = 60 * time.Second
 
-// fairplayPoll is how often the server's /metrics are read.
+// fairplayWindowPoll is how often the server's /metrics are read while
+// the window is open, with the detector on or off alike. A read costs the
+// server some 3-4 ms of CPU (the whole page, gathered and compressed),
+// all of it on one P: read four times a second, as it once was and with
+// the detector on only, those reads alone were in the acks' 99th
+// percentile at --rate 800 (docs/performance.md).
+const fairplayWindowPoll = 2 * time.Second
+
+// fairplayPoll is how often the server's /metrics are read after the
+// window, while load waits for the analyses to catch up.
 const fairplayPoll = 250 * time.Millisecond
 
 // fairplaySample is one reading of the fair-play counters.
@@ -52,7 +62,8 @@ var fairplayMetrics = []string{
 	"golf_fairplay_failed_total", "golf_fairplay_cpu_seconds_total",
 }
 
-// fairplayWatch reads a server's fair-play counters every fairplayPoll.
+// fairplayWatch reads a server's fair-play counters every
+// fairplayWindowPoll until finish, then every fairplayPoll.
 type fairplayWatch struct {
 	base   string
 	cancel context.CancelFunc
@@ -61,24 +72,24 @@ type fairplayWatch struct {
 	mu      sync.Mutex
 	samples []fairplaySample
 	// off: the server has no fair-play metrics (detector off, or
-	// unreachable at the start).
+	// unreachable at the start). Its /metrics are read all the same, so
+	// that a run with the detector off pays for as many reads.
 	off bool
 }
 
-// watchFairplay starts reading base's /metrics.
-func watchFairplay(ctx context.Context, base string) *fairplayWatch {
+// watchFairplay starts reading base's /metrics every interval
+// (fairplayWindowPoll).
+func watchFairplay(ctx context.Context, base string, every time.Duration) *fairplayWatch {
 	ctx, cancel := context.WithCancel(ctx)
 	w := &fairplayWatch{base: base, cancel: cancel, done: make(chan struct{})}
 	first, ok := w.read(ctx)
-	if !ok {
-		w.off = true
-		close(w.done)
-		return w
+	if ok {
+		w.samples = append(w.samples, first)
 	}
-	w.samples = append(w.samples, first)
+	w.off = !ok
 	go func() {
 		defer close(w.done)
-		t := time.NewTicker(fairplayPoll)
+		t := time.NewTicker(every)
 		defer t.Stop()
 		for {
 			select {
@@ -86,7 +97,7 @@ func watchFairplay(ctx context.Context, base string) *fairplayWatch {
 				return
 			case <-t.C:
 			}
-			if s, ok := w.read(ctx); ok {
+			if s, ok := w.read(ctx); ok && !w.off {
 				w.mu.Lock()
 				w.samples = append(w.samples, s)
 				w.mu.Unlock()
@@ -120,19 +131,21 @@ func (w *fairplayWatch) stop() {
 	<-w.done
 }
 
-// finish waits, up to wait, until the detector has dealt with every hole
-// finished so far, stops watching and reports; nil when the detector is
-// off.
+// finish stops the window's reads and then reads every fairplayPoll,
+// up to wait, until the detector has dealt with every hole finished so
+// far; it reports, or returns nil when the detector is off.
 func (w *fairplayWatch) finish(ctx context.Context, wait time.Duration) *fairplayReport {
+	w.stop()
 	if w.off {
 		return nil
 	}
 	deadline := time.Now().Add(wait)
-	for time.Now().Before(deadline) && ctx.Err() == nil {
-		w.mu.Lock()
+	for ctx.Err() == nil {
+		if s, ok := w.read(ctx); ok {
+			w.samples = append(w.samples, s)
+		}
 		last := w.samples[len(w.samples)-1]
-		w.mu.Unlock()
-		if last.dealt() >= last.finished && time.Since(last.at) < fairplayPoll {
+		if last.dealt() >= last.finished || !time.Now().Before(deadline) {
 			break
 		}
 		select {
@@ -140,7 +153,6 @@ func (w *fairplayWatch) finish(ctx context.Context, wait time.Duration) *fairpla
 		case <-time.After(fairplayPoll):
 		}
 	}
-	w.stop()
 	return fairplaySummary(w.samples)
 }
 

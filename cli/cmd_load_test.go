@@ -3,12 +3,16 @@ package cli
 import (
 	"encoding/json"
 	"flag"
+	"fmt"
 	"math"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -299,6 +303,45 @@ func TestFairplaySummary(t *testing.T) {
 				t.Errorf("fairplaySummary = %+v, want %+v", *got, tt.want)
 			}
 		})
+	}
+}
+
+// TestFairplayWatchReadsAlike: while the window is open the server's
+// /metrics are read at the same interval whether its detector is on or
+// off, so that the reads cost both runs alike; after it, finish reads
+// until the analyses have caught up.
+func TestFairplayWatchReadsAlike(t *testing.T) {
+	t.Parallel()
+	serve := func(detector bool) (*httptest.Server, *atomic.Int64) {
+		var reads atomic.Int64
+		ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			n := reads.Add(1)
+			fmt.Fprintln(w, "golf_moves_total 7")
+			if detector {
+				// 20 holes finished, analysed one a read
+				fmt.Fprintf(w, "golf_fairplay_finished_total 20\ngolf_fairplay_analysed_total %d\n", min(n, 20))
+			}
+		}))
+		t.Cleanup(ts.Close)
+		return ts, &reads
+	}
+	window := func(detector bool) (int64, *fairplayReport) {
+		ts, reads := serve(detector)
+		w := watchFairplay(t.Context(), ts.URL, 5*time.Millisecond)
+		time.Sleep(60 * time.Millisecond)
+		inWindow := reads.Load()
+		return inWindow, w.finish(t.Context(), 10*time.Second)
+	}
+	on, rep := window(true)
+	off, none := window(false)
+	if off < 4 || on < 4 {
+		t.Errorf("%d reads in the window with the detector on, %d off: want both read every 5 ms", on, off)
+	}
+	if none != nil {
+		t.Errorf("detector off: report %+v, want none", *none)
+	}
+	if rep == nil || !rep.CaughtUp {
+		t.Fatalf("detector on: report %+v, want the analyses caught up", rep)
 	}
 }
 

@@ -47,6 +47,9 @@ type loadConfig struct {
 	// serverCPU is the CPU the server process runs on (-1: any).
 	serverCPU   int
 	fairplayCPU float64
+	// fairplayMetrics are the base URLs of `golf worker` metrics
+	// listeners whose analyses count in the fairplay report (--url).
+	fairplayMetrics []string
 	// serverWait reads how long the server's threads have waited for a
 	// CPU (with --serve).
 	serverWait func() (time.Duration, error)
@@ -147,7 +150,7 @@ func runLoad(ctx context.Context, args []string, e env) error {
 	if !c.json {
 		fmt.Fprintf(e.stderr, "load: %d rooms x %d players against %s (%s store) for %s...\n", c.rooms, c.players, c.url, rep.Store, c.duration)
 	}
-	fw := watchFairplay(ctx, c.url, fairplayWindowPoll)
+	fw := watchFairplay(ctx, c.url, c.fairplayMetrics, fairplayWindowPoll)
 	moves0, _ := readHistogram(ctx, c.url, "golf_move_seconds")
 	sched0, _ := readHistogram(ctx, c.url, "go_sched_latencies_seconds")
 	res, err := load.Run(ctx, cfg)
@@ -199,6 +202,14 @@ func (c *loadConfig) flags(fs *flag.FlagSet) {
 	fs.IntVar(&c.serverProcs, "server-procs", 0, "with --serve: the server process's GOMAXPROCS (cores it may use at once); 0: all")
 	fs.IntVar(&c.serverCPU, "server-cpu", -1, "with --serve: run the server process on this CPU only, and this process on the others (Linux: sched_setaffinity); -1: anywhere")
 	fs.Float64Var(&c.fairplayCPU, "fairplay-cpu", 0, "with --fairplay: the server's --fairplay-cpu, the share of its GOMAXPROCS the analyses may take (0: serve's default)")
+	fs.Func("fairplay-metrics", "with --url: comma-separated base URLs of golf worker metrics listeners (their --metrics-addr, e.g. http://127.0.0.1:9091) whose analyses count in the fairplay report, when the server leaves its holes to them (serve --queue-work=false)", func(v string) error {
+		for u := range strings.SplitSeq(v, ",") {
+			if u = strings.TrimSpace(u); u != "" {
+				c.fairplayMetrics = append(c.fairplayMetrics, strings.TrimSuffix(u, "/"))
+			}
+		}
+		return nil
+	})
 	fs.BoolVar(&c.fairplay, "fairplay", false, "with --serve: turn the server's fair-play detector on (serve's default) and report its analyses")
 	fs.IntVar(&c.rooms, "rooms", 10, "matches played at once")
 	fs.IntVar(&c.players, "players", 2, "players a room: 2 play match play, more stroke play")
@@ -279,6 +290,9 @@ func (c *loadConfig) validate() ([]string, error) {
 	}
 	if !(c.fairplayCPU >= 0 && c.fairplayCPU <= 1) || (c.fairplayCPU > 0 && !c.fairplay) {
 		return nil, usageError("load: --fairplay-cpu is a share, 0 to 1, and goes with --fairplay")
+	}
+	if len(c.fairplayMetrics) > 0 && c.url == "" {
+		return nil, usageError("load: --fairplay-metrics goes with --url (a server --serve starts analyses its own holes)")
 	}
 	return kinds, nil
 }

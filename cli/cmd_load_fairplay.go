@@ -65,9 +65,12 @@ var fairplayMetrics = []string{
 // fairplayWatch reads a server's fair-play counters every
 // fairplayWindowPoll until finish, then every fairplayPoll.
 type fairplayWatch struct {
-	base   string
-	cancel context.CancelFunc
-	done   chan struct{}
+	base string
+	// workers: the analyses they report (golf_fairplay_analysed_total,
+	// _failed_total, _cpu_seconds_total) are added to the server's.
+	workers []string
+	cancel  context.CancelFunc
+	done    chan struct{}
 
 	mu      sync.Mutex
 	samples []fairplaySample
@@ -77,11 +80,11 @@ type fairplayWatch struct {
 	off bool
 }
 
-// watchFairplay starts reading base's /metrics every interval
-// (fairplayWindowPoll).
-func watchFairplay(ctx context.Context, base string, every time.Duration) *fairplayWatch {
+// watchFairplay starts reading base's /metrics, and those of workers
+// (`golf worker` metrics listeners), every interval (fairplayWindowPoll).
+func watchFairplay(ctx context.Context, base string, workers []string, every time.Duration) *fairplayWatch {
 	ctx, cancel := context.WithCancel(ctx)
-	w := &fairplayWatch{base: base, cancel: cancel, done: make(chan struct{})}
+	w := &fairplayWatch{base: base, workers: workers, cancel: cancel, done: make(chan struct{})}
 	first, ok := w.read(ctx)
 	if ok {
 		w.samples = append(w.samples, first)
@@ -110,20 +113,37 @@ func watchFairplay(ctx context.Context, base string, every time.Duration) *fairp
 func (w *fairplayWatch) read(ctx context.Context) (fairplaySample, bool) {
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
-	body, err := getMetrics(ctx, w.base)
-	if err != nil {
-		return fairplaySample{}, false
-	}
-	defer body.Close()
-	vals, err := parseMetrics(body, fairplayMetrics...)
+	vals, err := readCounters(ctx, w.base)
 	if err != nil {
 		return fairplaySample{}, false
 	}
 	if _, ok := vals["golf_fairplay_finished_total"]; !ok {
 		return fairplaySample{}, false
 	}
-	return fairplaySample{at: time.Now(), finished: vals["golf_fairplay_finished_total"], analysed: vals["golf_fairplay_analysed_total"],
-		dropped: vals["golf_fairplay_dropped_total"], failed: vals["golf_fairplay_failed_total"], cpu: vals["golf_fairplay_cpu_seconds_total"]}, true
+	s := fairplaySample{at: time.Now(), finished: vals["golf_fairplay_finished_total"], analysed: vals["golf_fairplay_analysed_total"],
+		dropped: vals["golf_fairplay_dropped_total"], failed: vals["golf_fairplay_failed_total"], cpu: vals["golf_fairplay_cpu_seconds_total"]}
+	for _, u := range w.workers {
+		// A reading without every worker's counters would look like
+		// analyses going backwards: none is taken.
+		wv, err := readCounters(ctx, u)
+		if err != nil {
+			return fairplaySample{}, false
+		}
+		s.analysed += wv["golf_fairplay_analysed_total"]
+		s.failed += wv["golf_fairplay_failed_total"]
+		s.cpu += wv["golf_fairplay_cpu_seconds_total"]
+	}
+	return s, true
+}
+
+// readCounters reads the fair-play counters of base's /metrics.
+func readCounters(ctx context.Context, base string) (map[string]float64, error) {
+	body, err := getMetrics(ctx, base)
+	if err != nil {
+		return nil, err
+	}
+	defer body.Close()
+	return parseMetrics(body, fairplayMetrics...)
 }
 
 func (w *fairplayWatch) stop() {

@@ -183,6 +183,7 @@ func TestLoadFlags(t *testing.T) {
 		{"fair-play CPU without the detector", []string{"--serve", "memory", "--fairplay-cpu", "0.5"}, "goes with --fairplay"},
 		{"fair-play CPU over the whole", []string{"--serve", "memory", "--fairplay", "--fairplay-cpu", "2"}, "0 to 1"},
 		{"attackers in a tournament", []string{"--serve", "memory", "--attackers", "1", "--tournament", "4"}, "neither --tournament"},
+		{"workers' metrics with a server process", []string{"--serve", "memory", "--fairplay", "--fairplay-metrics", "http://127.0.0.1:9091"}, "--fairplay-metrics goes with --url"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -327,7 +328,7 @@ func TestFairplayWatchReadsAlike(t *testing.T) {
 	}
 	window := func(detector bool) (int64, *fairplayReport) {
 		ts, reads := serve(detector)
-		w := watchFairplay(t.Context(), ts.URL, 5*time.Millisecond)
+		w := watchFairplay(t.Context(), ts.URL, nil, 5*time.Millisecond)
 		time.Sleep(60 * time.Millisecond)
 		inWindow := reads.Load()
 		return inWindow, w.finish(t.Context(), 10*time.Second)
@@ -342,6 +343,41 @@ func TestFairplayWatchReadsAlike(t *testing.T) {
 	}
 	if rep == nil || !rep.CaughtUp {
 		t.Fatalf("detector on: report %+v, want the analyses caught up", rep)
+	}
+}
+
+// TestFairplayWatchWorkers: with the server's holes analysed by `golf
+// worker` processes, their counters are added to the server's, and the
+// report waits until they have caught up.
+func TestFairplayWatchWorkers(t *testing.T) {
+	t.Parallel()
+	metrics := func(body func(n int64) string) string {
+		var reads atomic.Int64
+		ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			fmt.Fprint(w, body(reads.Add(1)))
+		}))
+		t.Cleanup(ts.Close)
+		return ts.URL
+	}
+	// The server finished 20 holes and analyses none; two workers
+	// analyse them, one a reading each, up to 10 each, 5 ms of CPU each.
+	srv := metrics(func(int64) string {
+		return "golf_fairplay_finished_total 20\ngolf_fairplay_analysed_total 0\ngolf_fairplay_cpu_seconds_total 0\n"
+	})
+	worker := func(n int64) string {
+		a := min(n-1, 10)
+		return fmt.Sprintf("golf_fairplay_analysed_total %d\ngolf_fairplay_cpu_seconds_total %g\n", a, 0.005*float64(a))
+	}
+	w := watchFairplay(t.Context(), srv, []string{metrics(worker), metrics(worker)}, time.Hour)
+	rep := w.finish(t.Context(), 10*time.Second)
+	if rep == nil || !rep.CaughtUp || rep.HolesAnalysed != 20 || math.Abs(rep.CPUMsPerHole-5) > 1e-9 {
+		t.Fatalf("report %+v, want 20 holes analysed by the workers, caught up, 5 ms a hole", rep)
+	}
+	// A worker that cannot be read makes no reading: nothing is reported
+	// as analysed that was not.
+	w = watchFairplay(t.Context(), srv, []string{"http://127.0.0.1:1"}, time.Hour)
+	if rep := w.finish(t.Context(), 0); rep != nil {
+		t.Errorf("report %+v with a worker unreachable, want none", *rep)
 	}
 }
 

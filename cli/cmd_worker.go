@@ -120,7 +120,7 @@ func runWorker(ctx context.Context, args []string, e env) error {
 		if err != nil {
 			return fmt.Errorf("worker: --database: %w", err)
 		}
-		o.Holds = workerHolds(reg, fst, acct, c.serve.fairplayAnalysis, c.serve.fairplayEscalation, log)
+		o.Holds, o.Measure = workerHolds(reg, fst, acct, c.serve.fairplayAnalysis, c.serve.fairplayEscalation, log)
 	}
 	if c.metricsAddr != "" {
 		ln, err := net.Listen("tcp", c.metricsAddr)
@@ -143,8 +143,8 @@ func runWorker(ctx context.Context, args []string, e env) error {
 
 // workerHolds are the fair-play holds of a worker, with the metrics the
 // servers have (docs/deploy.md), and a key of its own for the analysis's
-// sampler.
-func workerHolds(reg prometheus.Registerer, st fairplay.Store, acct *postgres.Store, analysis, escalation string, log *slog.Logger) *review.Holds {
+// sampler; and how each analysis is run, its CPU time counted.
+func workerHolds(reg prometheus.Registerer, st fairplay.Store, acct *postgres.Store, analysis, escalation string, log *slog.Logger) (*review.Holds, func(func()) time.Duration) {
 	counter := func(name, help string) prometheus.Counter {
 		c := prometheus.NewCounter(prometheus.CounterOpts{Name: name, Help: help})
 		reg.MustRegister(c)
@@ -153,6 +153,8 @@ func workerHolds(reg prometheus.Registerer, st fairplay.Store, acct *postgres.St
 	cfg, _ := fairplay.ConfigNamed(analysis) // checked with the flags
 	crand.Read(cfg.Key[:])
 	esc, _ := fairplay.EscalationNamed(escalation) // checked with the flags
+	cpu := prometheus.NewCounter(prometheus.CounterOpts{Name: server.FairplayCPUMetric, Help: server.FairplayCPUHelp})
+	reg.MustRegister(cpu)
 	return review.New(review.Options{Store: st, Accounts: acct, Config: cfg, Escalation: esc, Rule: fairplay.DefaultRule, Logger: log, Now: func() time.Time { return time.Now().UTC() },
 		Held:     counter("golf_fairplay_held_total", "Rated rounds held for review (a player in them was flagged)."),
 		Voided:   counter("golf_fairplay_voided_total", "Rated rounds voided at once (a player's unfair play was confirmed)."),
@@ -160,5 +162,5 @@ func workerHolds(reg prometheus.Registerer, st fairplay.Store, acct *postgres.St
 		Flagged:  counter("golf_fairplay_flags_total", "Players flagged for review."),
 		Failed:   counter("golf_fairplay_failed_total", "Fair-play analyses that failed (bad record or store error)."),
 		Deep:     counter("golf_fairplay_escalated_total", "Finished holes analysed with the escalation's deeper setting (the player's evidence before the hole was at or above its level)."),
-	})
+	}), server.MeasureAnalysis(cpu)
 }

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"io"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -10,6 +11,9 @@ import (
 	"golfsolitaire/accounts"
 	"golfsolitaire/accounts/postgres"
 	"golfsolitaire/accounts/postgres/pgtest"
+	"golfsolitaire/fairplay"
+	"golfsolitaire/fairplay/review"
+	"golfsolitaire/golf"
 	"golfsolitaire/jobs"
 	"golfsolitaire/results"
 )
@@ -101,5 +105,77 @@ func TestWorkerRecords(t *testing.T) {
 	}
 	if !strings.Contains(log.String(), "working the job queue") {
 		t.Errorf("the log does not say the worker started:\n%s", log)
+	}
+}
+
+// TestWorkerAnalyses: `golf worker` analyses a hole a server queued and
+// reports it on its /metrics as a server does, the analysis's CPU time
+// among them (golf_fairplay_cpu_seconds_total, which load
+// --fairplay-metrics reads).
+func TestWorkerAnalyses(t *testing.T) {
+	t.Parallel()
+	db := pgtest.Database(t, "worker")
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	pg, err := postgres.Open(ctx, db, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pg.Close()
+	if err := jobs.Migrate(ctx, pg.Pool(), nil); err != nil {
+		t.Fatal(err)
+	}
+	q, err := jobs.NewRiver(pg.Pool(), jobs.RiverOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := golf.DefaultVariant()
+	d := golf.NewDeal(v, golf.NumberedSeed(5))
+	st := golf.NewState(&d)
+	for !st.Over() {
+		_ = st.Apply(st.Legal()[0])
+	}
+	j, err := results.HoleJob(results.Hole{Hole: review.Hole{Variant: v, Seed: d.Seed, Moves: st.Moves(),
+		Report: fairplay.HoleReport{Player: "guest:w", Name: "W", Room: "WORKR", Round: 1, Hole: 1, At: time.Now()}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := q.Insert(ctx, j); err != nil {
+		t.Fatal(err)
+	}
+	wctx, stop := context.WithCancel(ctx)
+	defer stop()
+	log := &syncBuffer{}
+	done := make(chan error, 1)
+	go func() {
+		done <- runWorker(wctx, []string{"--metrics-addr", "127.0.0.1:0"}, env{stdout: io.Discard, stderr: log, getenv: func(k string) string {
+			if k == "DATABASE_URL" {
+				return db
+			}
+			return ""
+		}})
+	}()
+	addr := regexp.MustCompile(`"msg":"metrics","addr":"([0-9.:]+)"`)
+	deadline := time.Now().Add(90 * time.Second)
+	var vals map[string]float64
+	for {
+		if m := addr.FindStringSubmatch(log.String()); m != nil {
+			if vals, err = readCounters(ctx, "http://"+m[1]); err == nil && vals["golf_fairplay_analysed_total"] == 1 {
+				break
+			}
+		}
+		if time.Now().After(deadline) {
+			stop()
+			<-done
+			t.Fatalf("the worker did not analyse the hole (%v):\n%s", vals, log)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if vals["golf_fairplay_cpu_seconds_total"] <= 0 {
+		t.Errorf("golf_fairplay_cpu_seconds_total %v after an analysis, want its CPU time", vals["golf_fairplay_cpu_seconds_total"])
+	}
+	stop()
+	if err := <-done; err != nil {
+		t.Errorf("worker: %v", err)
 	}
 }

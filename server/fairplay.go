@@ -100,13 +100,20 @@ func (s *Server) startFairplay(o *Fairplay) {
 	voided := counter("golf_fairplay_voided_total", "Rated rounds voided at once (a player's unfair play was confirmed).")
 	f.failed = counter("golf_fairplay_failed_total", "Fair-play analyses that failed (bad record or store error).")
 	f.finished = counter("golf_fairplay_finished_total", "Finished holes due for fair-play analysis, queued or not.")
-	f.cpu = counter("golf_fairplay_cpu_seconds_total", "CPU time the fair-play analyses took, on their own threads.")
+	f.cpu = counter(FairplayCPUMetric, FairplayCPUHelp)
 	deep := counter("golf_fairplay_escalated_total", "Finished holes analysed with the escalation's deeper setting (the player's evidence before the hole was at or above its level).")
 	f.holds = review.New(review.Options{Store: f.store, Accounts: s.acct.store, Config: cfg, Escalation: esc, Deep: deep, Rule: rule, Logger: s.log, Now: s.now,
 		Held: held, Voided: voided, Analysed: analysed, Flagged: flagged, Failed: f.failed})
 	s.fair = f
 	f.mod = s.newModeration(o.ModeratorToken) // mount.go
 }
+
+// FairplayCPUMetric is the counter of the CPU time a process's fair-play
+// analyses took, a server's or a `golf worker`'s (MeasureAnalysis).
+const (
+	FairplayCPUMetric = "golf_fairplay_cpu_seconds_total"
+	FairplayCPUHelp   = "CPU time the fair-play analyses took, on their own threads."
+)
 
 // seatAccountKey carries, in a request's context, the account a join
 // seats (joinToken reads it): set only by the handlers where the one
@@ -169,13 +176,17 @@ func (s *Server) fairplayEntries(r *match.Room, notices []match.Notice) []store.
 	return out
 }
 
-// measureAnalysis runs one hole's analysis on its own OS thread, adds
-// the thread's CPU time to golf_fairplay_cpu_seconds_total and returns
-// it (what the analysis spends of its budget).
-func (s *Server) measureAnalysis(run func()) time.Duration {
-	cpu := threadCPU(run)
-	s.fair.cpu.Add(cpu.Seconds())
-	return cpu
+// MeasureAnalysis is a fair-play pool's results.PipelineOptions.Measure:
+// it runs each hole's analysis on its own OS thread, adds the thread's
+// CPU time to cpu (golf_fairplay_cpu_seconds_total, a server's or a
+// `golf worker`'s) and returns it (what the analysis spends of its
+// budget).
+func MeasureAnalysis(cpu prometheus.Counter) func(run func()) time.Duration {
+	return func(run func()) time.Duration {
+		d := threadCPU(run)
+		cpu.Add(d.Seconds())
+		return d
+	}
 }
 
 // threadCPUTime is the CPU time of the calling thread (Linux:

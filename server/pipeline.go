@@ -37,7 +37,7 @@ func (s *Server) startPipeline() {
 		Registerer: s.metrics.reg, Logger: s.log,
 	}
 	if s.fair != nil {
-		o.Holds, o.Measure = s.fair.holds, s.measureAnalysis
+		o.Holds, o.Measure = s.fair.holds, MeasureAnalysis(s.fair.cpu)
 		// The budget is a share of what this process gets of its cores:
 		// on a machine that leaves it less, the analyses take less.
 		o.FairplayBudget = jobs.NewBudget(fairplayCores(s.opts.FairplayCPU),

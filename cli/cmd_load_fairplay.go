@@ -43,6 +43,10 @@ const fairplayCatchUp = 60 * time.Second
 // percentile at --rate 800 (docs/performance.md).
 const fairplayWindowPoll = 2 * time.Second
 
+// fairplayStartWait is how long the first reading waits for the
+// workers' metrics (--fairplay-metrics) to answer.
+const fairplayStartWait = 10 * time.Second
+
 // fairplayPoll is how often the server's /metrics are read after the
 // window, while load waits for the analyses to catch up.
 const fairplayPoll = 250 * time.Millisecond
@@ -86,6 +90,15 @@ func watchFairplay(ctx context.Context, base string, workers []string, every tim
 	ctx, cancel := context.WithCancel(ctx)
 	w := &fairplayWatch{base: base, workers: workers, cancel: cancel, done: make(chan struct{})}
 	first, ok := w.read(ctx)
+	// Workers may still be starting when the run does: the first reading
+	// waits for them, up to fairplayStartWait.
+	for wait := time.Now().Add(fairplayStartWait); !ok && len(workers) > 0 && w.detector(ctx) && time.Now().Before(wait); {
+		select {
+		case <-ctx.Done():
+		case <-time.After(fairplayPoll):
+		}
+		first, ok = w.read(ctx)
+	}
 	if ok {
 		w.samples = append(w.samples, first)
 	}
@@ -134,6 +147,13 @@ func (w *fairplayWatch) read(ctx context.Context) (fairplaySample, bool) {
 		s.cpu += wv["golf_fairplay_cpu_seconds_total"]
 	}
 	return s, true
+}
+
+// detector reports whether the server has fair-play counters.
+func (w *fairplayWatch) detector(ctx context.Context) bool {
+	vals, err := readCounters(ctx, w.base)
+	_, ok := vals["golf_fairplay_finished_total"]
+	return err == nil && ok
 }
 
 // readCounters reads the fair-play counters of base's /metrics.

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -373,10 +374,27 @@ func TestFairplayWatchWorkers(t *testing.T) {
 	if rep == nil || !rep.CaughtUp || rep.HolesAnalysed != 20 || math.Abs(rep.CPUMsPerHole-5) > 1e-9 {
 		t.Fatalf("report %+v, want 20 holes analysed by the workers, caught up, 5 ms a hole", rep)
 	}
+	// A worker still starting is waited for.
+	var late atomic.Bool
+	slow := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		if !late.Load() {
+			http.Error(rw, "starting", http.StatusServiceUnavailable)
+			return
+		}
+		fmt.Fprint(rw, "golf_fairplay_analysed_total 20\ngolf_fairplay_cpu_seconds_total 0.1\n")
+	}))
+	t.Cleanup(slow.Close)
+	time.AfterFunc(300*time.Millisecond, func() { late.Store(true) })
+	w = watchFairplay(t.Context(), srv, []string{slow.URL}, time.Hour)
+	if rep := w.finish(t.Context(), 0); rep == nil || !rep.CaughtUp {
+		t.Errorf("report %+v with a worker that answered late, want one caught up", rep)
+	}
 	// A worker that cannot be read makes no reading: nothing is reported
 	// as analysed that was not.
-	w = watchFairplay(t.Context(), srv, []string{"http://127.0.0.1:1"}, time.Hour)
-	if rep := w.finish(t.Context(), 0); rep != nil {
+	ctx, cancel := context.WithTimeout(t.Context(), 600*time.Millisecond)
+	defer cancel()
+	w = watchFairplay(ctx, srv, []string{"http://127.0.0.1:1"}, time.Hour)
+	if rep := w.finish(ctx, 0); rep != nil {
 		t.Errorf("report %+v with a worker unreachable, want none", *rep)
 	}
 }

@@ -488,7 +488,7 @@ func metricsWarming(base string) func(context.Context) (int, error) {
 
 // readMetric reads one metric without labels from a server's /metrics.
 func readMetric(ctx context.Context, base, name string) (float64, error) {
-	body, err := getMetrics(ctx, base)
+	body, err := getMetrics(ctx, base, name)
 	if err != nil {
 		return 0, err
 	}
@@ -507,12 +507,13 @@ func readMetric(ctx context.Context, base, name string) (float64, error) {
 // metricsMemory reads a server's memory from its /metrics.
 func metricsMemory(base string) func(context.Context) (load.Memory, error) {
 	return func(ctx context.Context) (load.Memory, error) {
-		body, err := getMetrics(ctx, base)
+		names := []string{"process_resident_memory_bytes", "go_memstats_heap_inuse_bytes", "go_memstats_stack_inuse_bytes"}
+		body, err := getMetrics(ctx, base, names...)
 		if err != nil {
 			return load.Memory{}, err
 		}
 		defer body.Close()
-		vals, err := parseMetrics(body, "process_resident_memory_bytes", "go_memstats_heap_inuse_bytes", "go_memstats_stack_inuse_bytes")
+		vals, err := parseMetrics(body, names...)
 		if err != nil {
 			return load.Memory{}, err
 		}

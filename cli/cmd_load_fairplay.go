@@ -158,7 +158,7 @@ func (w *fairplayWatch) detector(ctx context.Context) bool {
 
 // readCounters reads the fair-play counters of base's /metrics.
 func readCounters(ctx context.Context, base string) (map[string]float64, error) {
-	body, err := getMetrics(ctx, base)
+	body, err := getMetrics(ctx, base, fairplayMetrics...)
 	if err != nil {
 		return nil, err
 	}

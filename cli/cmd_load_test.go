@@ -314,10 +314,14 @@ func TestFairplaySummary(t *testing.T) {
 // until the analyses have caught up.
 func TestFairplayWatchReadsAlike(t *testing.T) {
 	t.Parallel()
+	var unfiltered atomic.Bool
 	serve := func(detector bool) (*httptest.Server, *atomic.Int64) {
 		var reads atomic.Int64
 		ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			n := reads.Add(1)
+			if !slices.Contains(r.URL.Query()["name[]"], "golf_fairplay_finished_total") {
+				unfiltered.Store(true) // the whole page, for a few counters
+			}
 			fmt.Fprintln(w, "golf_moves_total 7")
 			if detector {
 				// 20 holes finished, analysed one a read
@@ -341,6 +345,9 @@ func TestFairplayWatchReadsAlike(t *testing.T) {
 	}
 	if none != nil {
 		t.Errorf("detector off: report %+v, want none", *none)
+	}
+	if unfiltered.Load() {
+		t.Error("a reading asked for every metric, not the fair-play counters (name[])")
 	}
 	if rep == nil || !rep.CaughtUp {
 		t.Fatalf("detector on: report %+v, want the analyses caught up", rep)

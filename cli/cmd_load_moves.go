@@ -48,9 +48,9 @@ type histogram struct {
 }
 
 // getMetrics fetches a server's /metrics, only the families named
-// (promhttp's name[] filter: a reading costs the server some 2.2 ms of
-// CPU instead of 2.9 with nothing left to encode and compress but
-// those); the caller closes the body.
+// (promhttp's name[] filter: the server still gathers every metric, but
+// encodes and compresses only those, about 2.0 ms of CPU a reading
+// instead of 2.7); the caller closes the body.
 func getMetrics(ctx context.Context, base string, names ...string) (io.ReadCloser, error) {
 	u := base + "/metrics"
 	if len(names) > 0 {

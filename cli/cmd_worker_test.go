@@ -5,6 +5,7 @@ import (
 	"io"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -44,14 +45,9 @@ func TestWorkerBadFlags(t *testing.T) {
 // rated round a server queued, with no server running.
 func TestWorkerRecords(t *testing.T) {
 	t.Parallel()
-	db := pgtest.Database(t, "worker")
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	pg, err := postgres.Open(ctx, db, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pg.Close()
+	db, pg, q := workerQueue(ctx, t)
 	var ids []accounts.ID
 	for _, n := range []string{"Ana", "Bo"} {
 		key, _ := accounts.Key(n)
@@ -61,13 +57,6 @@ func TestWorkerRecords(t *testing.T) {
 		}
 		ids = append(ids, a.ID)
 	}
-	if err := jobs.Migrate(ctx, pg.Pool(), nil); err != nil {
-		t.Fatal(err)
-	}
-	q, err := jobs.NewRiver(pg.Pool(), jobs.RiverOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
 	j, err := results.RoundJob(results.Round{Game: accounts.Game{ID: "WORK-1", Family: "golf", Format: "match", Finished: time.Now(),
 		Players: []accounts.GamePlayer{{Name: "Ana", Account: ids[0], Place: 1}, {Name: "Bo", Account: ids[1], Place: 2}}}, Places: []int{1, 2}})
 	if err != nil {
@@ -76,17 +65,7 @@ func TestWorkerRecords(t *testing.T) {
 	if err := q.Insert(ctx, j); err != nil {
 		t.Fatal(err)
 	}
-	wctx, stop := context.WithCancel(ctx)
-	log := &syncBuffer{}
-	done := make(chan error, 1)
-	go func() {
-		done <- runWorker(wctx, []string{"--fairplay=false"}, env{stdout: io.Discard, stderr: log, getenv: func(k string) string {
-			if k == "DATABASE_URL" {
-				return db
-			}
-			return ""
-		}})
-	}()
+	log, stop := startWorker(ctx, db, "--fairplay=false")
 	deadline := time.Now().Add(90 * time.Second)
 	for {
 		if _, err := pg.Game(ctx, "WORK-1"); err == nil {
@@ -94,13 +73,11 @@ func TestWorkerRecords(t *testing.T) {
 		}
 		if time.Now().After(deadline) {
 			stop()
-			<-done
 			t.Fatalf("the worker did not record the round:\n%s", log)
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	stop()
-	if err := <-done; err != nil {
+	if err := stop(); err != nil {
 		t.Errorf("worker: %v", err)
 	}
 	if !strings.Contains(log.String(), "working the job queue") {
@@ -114,21 +91,9 @@ func TestWorkerRecords(t *testing.T) {
 // --fairplay-metrics reads).
 func TestWorkerAnalyses(t *testing.T) {
 	t.Parallel()
-	db := pgtest.Database(t, "worker")
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	pg, err := postgres.Open(ctx, db, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pg.Close()
-	if err := jobs.Migrate(ctx, pg.Pool(), nil); err != nil {
-		t.Fatal(err)
-	}
-	q, err := jobs.NewRiver(pg.Pool(), jobs.RiverOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	db, _, q := workerQueue(ctx, t)
 	v := golf.DefaultVariant()
 	d := golf.NewDeal(v, golf.NumberedSeed(5))
 	st := golf.NewState(&d)
@@ -143,18 +108,7 @@ func TestWorkerAnalyses(t *testing.T) {
 	if err := q.Insert(ctx, j); err != nil {
 		t.Fatal(err)
 	}
-	wctx, stop := context.WithCancel(ctx)
-	defer stop()
-	log := &syncBuffer{}
-	done := make(chan error, 1)
-	go func() {
-		done <- runWorker(wctx, []string{"--metrics-addr", "127.0.0.1:0"}, env{stdout: io.Discard, stderr: log, getenv: func(k string) string {
-			if k == "DATABASE_URL" {
-				return db
-			}
-			return ""
-		}})
-	}()
+	log, stop := startWorker(ctx, db, "--metrics-addr", "127.0.0.1:0")
 	addr := regexp.MustCompile(`"msg":"metrics","addr":"([0-9.:]+)"`)
 	deadline := time.Now().Add(90 * time.Second)
 	var vals map[string]float64
@@ -166,7 +120,6 @@ func TestWorkerAnalyses(t *testing.T) {
 		}
 		if time.Now().After(deadline) {
 			stop()
-			<-done
 			t.Fatalf("the worker did not analyse the hole (%v):\n%s", vals, log)
 		}
 		time.Sleep(50 * time.Millisecond)
@@ -174,8 +127,47 @@ func TestWorkerAnalyses(t *testing.T) {
 	if vals["golf_fairplay_cpu_seconds_total"] <= 0 {
 		t.Errorf("golf_fairplay_cpu_seconds_total %v after an analysis, want its CPU time", vals["golf_fairplay_cpu_seconds_total"])
 	}
-	stop()
-	if err := <-done; err != nil {
+	if err := stop(); err != nil {
 		t.Errorf("worker: %v", err)
 	}
+}
+
+// workerQueue is a database of the test's own with the job queue's
+// tables: its URL, its store, and the queue a server writes jobs to.
+func workerQueue(ctx context.Context, t *testing.T) (string, *postgres.Store, *jobs.River) {
+	t.Helper()
+	db := pgtest.Database(t, "worker")
+	pg, err := postgres.Open(ctx, db, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(pg.Close)
+	if err := jobs.Migrate(ctx, pg.Pool(), nil); err != nil {
+		t.Fatal(err)
+	}
+	q, err := jobs.NewRiver(pg.Pool(), jobs.RiverOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return db, pg, q
+}
+
+// startWorker runs `golf worker args` on db; stop stops it (once) and
+// returns its error.
+func startWorker(ctx context.Context, db string, args ...string) (log *syncBuffer, stop func() error) {
+	wctx, cancel := context.WithCancel(ctx)
+	log = &syncBuffer{}
+	done := make(chan error, 1)
+	go func() {
+		done <- runWorker(wctx, args, env{stdout: io.Discard, stderr: log, getenv: func(k string) string {
+			if k == "DATABASE_URL" {
+				return db
+			}
+			return ""
+		}})
+	}()
+	return log, sync.OnceValue(func() error {
+		cancel()
+		return <-done
+	})
 }

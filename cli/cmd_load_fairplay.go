@@ -38,9 +38,10 @@ const fairplayCatchUp = 60 * time.Second
 // fairplayWindowPoll is how often the server's /metrics are read while
 // the window is open, with the detector on or off alike. A read cost the
 // server some 3 ms of CPU (the whole page, gathered and compressed; 2 ms
-// now that it asks for the fair-play counters only), all of it on one P: read four times a second, as it once was and with
-// the detector on only, those reads alone were in the acks' 99th
-// percentile at --rate 800 (docs/performance.md).
+// now that it asks for the fair-play counters only), all of it on one
+// P: read four times a second, as it once was and with the detector on
+// only, those reads alone were in the acks' 99th percentile at --rate
+// 800 (docs/performance.md).
 const fairplayWindowPoll = 2 * time.Second
 
 // fairplayStartWait is how long the first reading waits for the

@@ -334,7 +334,9 @@ func TestFairplayWatchReadsAlike(t *testing.T) {
 	window := func(detector bool) (int64, *fairplayReport) {
 		ts, reads := serve(detector)
 		w := watchFairplay(t.Context(), ts.URL, nil, 5*time.Millisecond)
-		time.Sleep(60 * time.Millisecond)
+		for deadline := time.Now().Add(5 * time.Second); reads.Load() < 4 && time.Now().Before(deadline); {
+			time.Sleep(5 * time.Millisecond)
+		}
 		inWindow := reads.Load()
 		return inWindow, w.finish(t.Context(), 10*time.Second)
 	}

@@ -108,8 +108,9 @@ func (s *Server) startFairplay(o *Fairplay) {
 	f.mod = s.newModeration(o.ModeratorToken) // mount.go
 }
 
-// FairplayCPUMetric is the counter of the CPU time a process's fair-play
-// analyses took, a server's or a `golf worker`'s (MeasureAnalysis).
+// FairplayCPUMetric and FairplayCPUHelp name and describe the counter of
+// the CPU time a process's fair-play analyses took, a server's or a
+// `golf worker`'s (MeasureAnalysis).
 const (
 	FairplayCPUMetric = "golf_fairplay_cpu_seconds_total"
 	FairplayCPUHelp   = "CPU time the fair-play analyses took, on their own threads."

@@ -2,6 +2,8 @@ package cli
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"sync"
 	"time"
 )
@@ -90,20 +92,20 @@ type fairplayWatch struct {
 func watchFairplay(ctx context.Context, base string, workers []string, every time.Duration) *fairplayWatch {
 	ctx, cancel := context.WithCancel(ctx)
 	w := &fairplayWatch{base: base, workers: workers, cancel: cancel, done: make(chan struct{})}
-	first, ok := w.read(ctx)
+	first, err := w.read(ctx)
 	// Workers may still be starting when the run does: the first reading
 	// waits for them, up to fairplayStartWait.
-	for wait := time.Now().Add(fairplayStartWait); !ok && len(workers) > 0 && w.detector(ctx) && time.Now().Before(wait); {
+	for wait := time.Now().Add(fairplayStartWait); errors.Is(err, errWorkerUnread) && ctx.Err() == nil && time.Now().Before(wait); {
 		select {
 		case <-ctx.Done():
 		case <-time.After(fairplayPoll):
 		}
-		first, ok = w.read(ctx)
+		first, err = w.read(ctx)
 	}
-	if ok {
+	if err == nil {
 		w.samples = append(w.samples, first)
 	}
-	w.off = !ok
+	w.off = err != nil
 	go func() {
 		defer close(w.done)
 		t := time.NewTicker(every)
@@ -114,7 +116,7 @@ func watchFairplay(ctx context.Context, base string, workers []string, every tim
 				return
 			case <-t.C:
 			}
-			if s, ok := w.read(ctx); ok && !w.off {
+			if s, err := w.read(ctx); err == nil && !w.off {
 				w.mu.Lock()
 				w.samples = append(w.samples, s)
 				w.mu.Unlock()
@@ -124,15 +126,24 @@ func watchFairplay(ctx context.Context, base string, workers []string, every tim
 	return w
 }
 
-func (w *fairplayWatch) read(ctx context.Context) (fairplaySample, bool) {
+// errNoCounters: the server's /metrics have no fair-play counters (its
+// detector is off). errWorkerUnread: a worker's (--fairplay-metrics)
+// could not be read.
+var (
+	errNoCounters   = errors.New("the server has no fair-play counters")
+	errWorkerUnread = errors.New("a worker's fair-play counters could not be read")
+)
+
+// read reads the counters of the server and its workers, added up.
+func (w *fairplayWatch) read(ctx context.Context) (fairplaySample, error) {
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
 	vals, err := readCounters(ctx, w.base)
 	if err != nil {
-		return fairplaySample{}, false
+		return fairplaySample{}, err
 	}
 	if _, ok := vals["golf_fairplay_finished_total"]; !ok {
-		return fairplaySample{}, false
+		return fairplaySample{}, errNoCounters
 	}
 	s := fairplaySample{at: time.Now(), finished: vals["golf_fairplay_finished_total"], analysed: vals["golf_fairplay_analysed_total"],
 		dropped: vals["golf_fairplay_dropped_total"], failed: vals["golf_fairplay_failed_total"], cpu: vals["golf_fairplay_cpu_seconds_total"]}
@@ -141,20 +152,13 @@ func (w *fairplayWatch) read(ctx context.Context) (fairplaySample, bool) {
 		// analyses going backwards: none is taken.
 		wv, err := readCounters(ctx, u)
 		if err != nil {
-			return fairplaySample{}, false
+			return fairplaySample{}, fmt.Errorf("%w: %s: %v", errWorkerUnread, u, err)
 		}
 		s.analysed += wv["golf_fairplay_analysed_total"]
 		s.failed += wv["golf_fairplay_failed_total"]
 		s.cpu += wv["golf_fairplay_cpu_seconds_total"]
 	}
-	return s, true
-}
-
-// detector reports whether the server has fair-play counters.
-func (w *fairplayWatch) detector(ctx context.Context) bool {
-	vals, err := readCounters(ctx, w.base)
-	_, ok := vals["golf_fairplay_finished_total"]
-	return err == nil && ok
+	return s, nil
 }
 
 // readCounters reads the fair-play counters of base's /metrics.
@@ -182,7 +186,7 @@ func (w *fairplayWatch) finish(ctx context.Context, wait time.Duration) *fairpla
 	}
 	deadline := time.Now().Add(wait)
 	for ctx.Err() == nil {
-		if s, ok := w.read(ctx); ok {
+		if s, err := w.read(ctx); err == nil {
 			w.samples = append(w.samples, s)
 		}
 		last := w.samples[len(w.samples)-1]
